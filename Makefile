@@ -1,0 +1,29 @@
+# Two commands on a fresh machine: `make run` and `make test`. Both create .venv when missing.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench simulate clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m app serve
+
+test: $(STAMP)
+	$(PY) -m ruff check app tests bench
+	$(PY) -m pytest -q
+
+simulate: $(STAMP)
+	$(PY) -m app simulate --game gaple --players 4 --rounds 1000
+
+bench: $(STAMP)
+	$(PY) bench/engine.py --seconds 2 --vs-dominoes
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

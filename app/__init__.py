@@ -1,0 +1,1 @@
+"""Meja: online domino tables."""

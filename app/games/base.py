@@ -1,0 +1,192 @@
+"""The ruleset contract every game follows (DESIGN.md "The rules contract").
+
+A ruleset is a pure state machine over frozen dataclass states:
+
+    rs.new_state(options, n_seats, seed, *, hands=None, stock=None) -> State
+    rs.to_act(state) -> int | None        the seat that must decide; None once over
+    rs.legal_actions(state, seat) -> tuple[Action, ...]
+    rs.apply(state, seat, action) -> Step  raises GameError subclasses, never mutates
+    rs.outcome(state) -> Outcome | None
+    rs.view(state, seat | None) -> dict   what that seat (None: a spectator) may see
+    rs.dump(state) -> dict ; rs.load(dict) -> State
+    rs.parse_action(json) -> Action       the wire form; IllegalAction when malformed
+
+``hands`` deals exact tiles (tests, replays); ``stock`` additionally fixes the front of the
+boneyard, top first, for games that draw. Every view carries the common keys ``game``, ``seat``,
+``to_act``, ``legal`` (the JSON of exactly the actions that seat may send now) and ``over``, so
+clients and bots can treat all games alike.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from . import codec
+from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn
+
+JSON = dict[str, Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Action:
+    """Base of every action: a frozen dataclass whose JSON form is ``{"kind": ..., fields}``."""
+
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, **codec.dump(self)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    state: Any
+    events: tuple[JSON, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended.
+
+    ``winners``: seats that won (ties share); ``scores``: one number per seat (Gaple: the chip
+    delta of the round; other games: final points); ``detail``: game specific, JSON-ready.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    detail: JSON
+
+    def to_json(self) -> JSON:
+        return codec.dump(self)
+
+
+class Ruleset:
+    """Shared machinery; a game subclasses it and fills in the game-specific hooks."""
+
+    name: ClassVar[str]
+    state_type: ClassVar[type]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+
+    # --- hooks a game implements -------------------------------------------------------------
+    def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
+        """Validated options with defaults filled in; BadOptions naming the field otherwise."""
+        raise NotImplementedError
+
+    def new_state(self, options, n_seats, seed, *, hands=None, stock=None):
+        raise NotImplementedError
+
+    def to_act(self, state) -> int | None:
+        raise NotImplementedError
+
+    def legal_actions(self, state, seat: int) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def parse_action(self, raw: Any) -> Action:
+        raise NotImplementedError
+
+    def outcome(self, state) -> Outcome | None:
+        raise NotImplementedError
+
+    def view(self, state, seat: int | None) -> JSON:
+        raise NotImplementedError
+
+    def _apply(self, state, seat: int, action: Action) -> Step:
+        """Apply an action already known to be legal."""
+        raise NotImplementedError
+
+    def refusal(self, state, seat: int, action: Action) -> str:
+        """Why a well-formed action is not legal now; games override for precise messages."""
+        return "that move is not legal now"
+
+    # --- shared behaviour --------------------------------------------------------------------
+    def check_seats(self, n_seats: int) -> None:
+        if type(n_seats) is not int or not self.min_seats <= n_seats <= self.max_seats:
+            raise BadOptions(
+                "seats", f"{self.name} is played by {self.min_seats} to {self.max_seats} players"
+            )
+
+    def apply(self, state, seat: int, action: Action) -> Step:
+        to_act = self.to_act(state)
+        if to_act is None:
+            raise GameOver("the match is over")
+        if seat != to_act:
+            raise NotYourTurn(f"it is seat {to_act}'s turn, not seat {seat}'s")
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(self.refusal(state, seat, action))
+        return self._apply(state, seat, action)
+
+    def forced_action(self, state) -> Action | None:
+        """RULES.md O-4: the action to apply at once when a pass or draw is the only choice."""
+        seat = self.to_act(state)
+        if seat is None:
+            return None
+        legal = self.legal_actions(state, seat)
+        if len(legal) == 1 and legal[0].kind in ("pass", "draw"):
+            return legal[0]
+        return None
+
+    def dump(self, state) -> JSON:
+        return codec.dump(state)
+
+    def load(self, data: Mapping[str, Any]):
+        """Rebuild a state from ``dump``; ValueError when the data is not a valid state."""
+        return codec.load(self.state_type, dict(data))
+
+    def legal_json(self, state, seat: int | None) -> list[JSON]:
+        if seat is None or self.to_act(state) != seat:
+            return []
+        return [a.to_json() for a in self.legal_actions(state, seat)]
+
+
+# --- option and action parsing helpers -----------------------------------------------------
+
+def check_known(options: Mapping[str, Any], known: Sequence[str]) -> None:
+    if not isinstance(options, Mapping):
+        raise BadOptions("options", "must be an object")
+    for key in options:
+        if key not in known:
+            raise BadOptions(str(key), f"unknown option (known: {', '.join(known)})")
+
+
+def opt_int(options: Mapping[str, Any], name: str, default: int, lo: int, hi: int) -> int:
+    value = options.get(name, default)
+    if type(value) is not int or not lo <= value <= hi:
+        raise BadOptions(name, f"must be a whole number from {lo} to {hi}")
+    return value
+
+
+def opt_bool(options: Mapping[str, Any], name: str, default: bool) -> bool:
+    value = options.get(name, default)
+    if not isinstance(value, bool):
+        raise BadOptions(name, "must be true or false")
+    return value
+
+
+def opt_choice(options: Mapping[str, Any], name: str, default: Any, choices: Sequence[Any]) -> Any:
+    value = options.get(name, default)
+    if value not in choices or isinstance(value, bool) != isinstance(default, bool):
+        raise BadOptions(name, f"must be one of {', '.join(map(str, choices))}")
+    return value
+
+
+def action_kind(raw: Any, kinds: Sequence[str]) -> str:
+    """The ``kind`` of a raw JSON action; IllegalAction when it is not an object of a known kind."""
+    if not isinstance(raw, Mapping):
+        raise IllegalAction("an action is a JSON object with a 'kind'")
+    kind = raw.get("kind")
+    if kind not in kinds:
+        raise IllegalAction(f"unknown action kind {kind!r} (expected one of {', '.join(kinds)})")
+    return kind
+
+
+def action_fields(raw: Mapping[str, Any], *names: str) -> list[Any]:
+    """The named fields of a raw action, refusing missing or extra ones."""
+    extra = set(raw) - {"kind", *names}
+    missing = [n for n in names if n not in raw]
+    if extra or missing:
+        raise IllegalAction(
+            f"'{raw['kind']}' takes the fields {', '.join(names) or 'none'}"
+        )
+    return [raw[n] for n in names]
