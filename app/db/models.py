@@ -1,0 +1,163 @@
+"""The tables (DESIGN.md "Persistence"). Chips are whole numbers (BigInteger).
+
+Money is double entry: a ``ledger_txn`` groups ``ledger_entry`` rows whose amounts sum to zero.
+An entry names its *account* as a string — ``house`` (grants come from it, so its balance is
+minus everything ever granted), ``wallet:<player>`` and ``stack:<table>:<player>`` (chips a player
+has on a table). ``wallet.balance`` is the lockable running balance of the wallet account; the
+audit checks it against the ledger. Every transaction has a unique idempotency ``key`` derived
+from where the movement happened, so writing the same movement twice is refused by the database.
+
+Records of play: ``match`` (one per table and match number; a Gaple round is one match, G-12),
+``match_seat``, ``round``, ``bet`` (one row per payer of a settled Gaple round), ``lewat_payment``
+and ``move`` (the action log that ``python -m app replay`` re-runs).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .base import Base, BigId
+
+Chips = BigInteger
+
+
+def _now():
+    return mapped_column(DateTime(timezone=True), server_default=func.now(), nullable=False)
+
+
+class Player(Base):
+    __tablename__ = "player"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(10), default="guest")  # guest | bot
+    created_at: Mapped[datetime] = _now()
+
+
+class Wallet(Base):
+    __tablename__ = "wallet"
+    __table_args__ = (CheckConstraint("balance >= 0", name="balance_not_negative"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    balance: Mapped[int] = mapped_column(Chips, default=0)
+
+
+class LedgerTxn(Base):
+    __tablename__ = "ledger_txn"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))  # grant buy_in cash_out lewat settlement
+    table_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = _now()
+
+
+class LedgerEntry(Base):
+    __tablename__ = "ledger_entry"
+    __table_args__ = (Index("ix_ledger_entry_account", "account"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    txn_id: Mapped[int] = mapped_column(ForeignKey("ledger_txn.id"), index=True)
+    account: Mapped[str] = mapped_column(String(120))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    amount: Mapped[int] = mapped_column(Chips)
+
+
+class Match(Base):
+    __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    seed: Mapped[str | None] = mapped_column(String(80))  # decimal: seeds may exceed 64 bits
+    n_seats: Mapped[int | None] = mapped_column(Integer)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MatchSeat(Base):
+    __tablename__ = "match_seat"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    score: Mapped[int | None] = mapped_column(Chips)
+    winner: Mapped[bool] = mapped_column(default=False)
+
+
+class Round(Base):
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int | None] = mapped_column(BigInteger)  # table version that ended it
+    winner: Mapped[int | None] = mapped_column(Integer)
+    ending: Mapped[str | None] = mapped_column(String(20))
+    multiplier: Mapped[int | None] = mapped_column(Integer)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class Bet(Base):
+    __tablename__ = "bet"
+    __table_args__ = (
+        UniqueConstraint("round_id", "payer_seat"),
+        CheckConstraint("amount >= 0 AND shortfall >= 0", name="not_negative"),
+    )
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    txn_id: Mapped[int] = mapped_column(ForeignKey("ledger_txn.id"))
+    payer_seat: Mapped[int] = mapped_column(Integer)
+    payer_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    payee_seat: Mapped[int] = mapped_column(Integer)
+    payee_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    stake: Mapped[int] = mapped_column(Chips)
+    field: Mapped[str] = mapped_column(String(10))  # normal | bet
+    multiplier: Mapped[int] = mapped_column(Integer)
+    pips: Mapped[int | None] = mapped_column(Integer)  # only on a bet field (G-10)
+    amount: Mapped[int] = mapped_column(Chips)
+    shortfall: Mapped[int] = mapped_column(Chips)
+
+
+class LewatPayment(Base):
+    __tablename__ = "lewat_payment"
+    __table_args__ = (
+        UniqueConstraint("round_id", "version"),
+        CheckConstraint("amount >= 0 AND shortfall >= 0", name="not_negative"),
+    )
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    txn_id: Mapped[int] = mapped_column(ForeignKey("ledger_txn.id"))
+    version: Mapped[int] = mapped_column(BigInteger)
+    payer_seat: Mapped[int] = mapped_column(Integer)
+    payer_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    payee_seat: Mapped[int] = mapped_column(Integer)
+    payee_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    amount: Mapped[int] = mapped_column(Chips)
+    shortfall: Mapped[int] = mapped_column(Chips)
+
+
+class Move(Base):
+    __tablename__ = "move"
+    __table_args__ = (UniqueConstraint("match_id", "seq"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int | None] = mapped_column(BigInteger)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)

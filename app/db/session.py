@@ -1,0 +1,85 @@
+"""Engines and sessions for Postgres (asyncpg) and SQLite (aiosqlite) from one URL.
+
+A plain ``postgresql://`` URL is given the asyncpg driver, ``sqlite:///`` aiosqlite. An optional
+``schema`` puts every table in a Postgres schema (search_path), which is how tests share one
+database without colliding.
+
+SQLite: every transaction starts with ``BEGIN IMMEDIATE``, so a transaction that reads a wallet
+and then debits it holds the write lock from its first statement: writers serialise (waiting up
+to the busy timeout) instead of failing with "database is locked" on the upgrade. That is
+SQLite's equivalent of Postgres's ``SELECT ... FOR UPDATE`` on the wallet row.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+DEFAULT_URL = "sqlite+aiosqlite:///./var/meja.db"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def normalize_url(url: str | None) -> str:
+    """The async form of a database URL (None: the embedded SQLite default)."""
+    url = url or DEFAULT_URL
+    for plain, driver in (("postgresql://", "postgresql+asyncpg://"),
+                          ("postgres://", "postgresql+asyncpg://"),
+                          ("sqlite://", "sqlite+aiosqlite://")):
+        if url.startswith(plain):
+            return driver + url[len(plain):]
+    return url
+
+
+def configured_url() -> str:
+    """DATABASE_URL from the settings (app.config) or, failing that, the environment."""
+    try:
+        from app.config import get_settings  # live tables owns the settings
+    except ImportError:
+        return normalize_url(os.environ.get("DATABASE_URL"))
+    return normalize_url(get_settings().database_url)
+
+
+def is_sqlite(engine: AsyncEngine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str | None = None, *, schema: str | None = None, **kw) -> AsyncEngine:
+    url = normalize_url(url or configured_url())
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(
+            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kw)
+        _sqlite_pragmas(engine)
+        return engine
+    connect_args = {"server_settings": {"search_path": schema}} if schema else {}
+    return create_async_engine(url, connect_args=connect_args, pool_pre_ping=True, **kw)
+
+
+def _sqlite_pragmas(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connect(dbapi_conn, _record):
+        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves, below
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cur.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

