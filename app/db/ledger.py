@@ -1,0 +1,87 @@
+"""Double-entry ledger: every chip movement is one transaction whose entries sum to zero.
+
+Accounts are strings: ``house`` (the source of grants), ``wallet:<player>`` and
+``stack:<table>:<player>`` (chips a player has on a table). A transaction carries a unique
+idempotency key; :func:`post` inserts it with ``ON CONFLICT DO NOTHING`` and returns None when the
+key exists, so the same movement written twice (an outbox entry delivered again, a retried
+request) changes nothing — also when two writers race: the second waits for the first's commit
+and then sees the conflict.
+
+A wallet leg also updates ``wallet.balance`` (which a CHECK keeps non-negative); callers that
+debit a wallet lock the row first (:func:`lock_wallet`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .models import LedgerEntry, LedgerTxn, Wallet
+
+HOUSE = "house"
+
+
+def wallet_account(player_id: int) -> str:
+    return f"wallet:{player_id}"
+
+
+def stack_account(table_id: str, player_id: int | None, seat: int | None = None) -> str:
+    """A player's chips on a table (a seat without a player — should not happen — by seat)."""
+    return f"stack:{table_id}:{player_id}" if player_id is not None else f"stack:{table_id}:s{seat}"
+
+
+class Leg(NamedTuple):
+    account: str
+    player_id: int | None
+    amount: int
+
+
+async def insert_ignore(session: AsyncSession, model, values: dict, keys: Sequence[str]):
+    """INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id: the new id, or None if present."""
+    dialect = session.bind.dialect.name
+    ins = pg_insert if dialect == "postgresql" else sqlite_insert
+    stmt = ins(model).values(**values).on_conflict_do_nothing(index_elements=list(keys))
+    return (await session.execute(stmt.returning(model.id))).scalar_one_or_none()
+
+
+async def post(session: AsyncSession, key: str, kind: str, legs: Sequence[Leg],
+               table_id: str | None = None) -> int | None:
+    """Write one balanced transaction; its id, or None when ``key`` was written before."""
+    if sum(leg.amount for leg in legs) != 0:
+        raise ValueError(f"ledger transaction {key} does not balance: {legs}")
+    txn_id = await insert_ignore(
+        session, LedgerTxn, {"key": key, "kind": kind, "table_id": table_id}, ["key"])
+    if txn_id is None:
+        return None
+    session.add_all(LedgerEntry(txn_id=txn_id, account=leg.account, player_id=leg.player_id,
+                                amount=leg.amount) for leg in legs)
+    for leg in legs:
+        if leg.account.startswith("wallet:") and leg.amount:
+            await session.execute(update(Wallet).where(Wallet.player_id == leg.player_id)
+                                  .values(balance=Wallet.balance + leg.amount))
+    await session.flush()
+    return txn_id
+
+
+async def lock_wallet(session: AsyncSession, player_id: int) -> Wallet | None:
+    """The wallet row under ``SELECT ... FOR UPDATE`` (on SQLite the session's
+    ``BEGIN IMMEDIATE`` already serialises writers; FOR UPDATE is not emitted there)."""
+    stmt = select(Wallet).where(Wallet.player_id == player_id).with_for_update()
+    stmt = stmt.execution_options(populate_existing=True)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def txn_exists(session: AsyncSession, key: str) -> bool:
+    found = await session.execute(select(LedgerTxn.id).where(LedgerTxn.key == key))
+    return found.first() is not None
+
+
+async def account_balance(session: AsyncSession, account: str) -> int:
+    stmt = select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+        LedgerEntry.account == account)
+    return int((await session.execute(stmt)).scalar_one())

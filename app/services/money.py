@@ -1,0 +1,196 @@
+"""Chips between wallets and tables (DESIGN.md "Money").
+
+Every function takes an ``async_sessionmaker`` and runs one database transaction of its own:
+
+- :func:`register_player` creates the player, the wallet and the starting grant from the house.
+- :func:`buy_in` moves chips from the wallet to the player's stack on a table. It locks the wallet
+  row (``SELECT ... FOR UPDATE``; on SQLite the ``BEGIN IMMEDIATE`` transaction serialises) and
+  refuses an overdraft with :class:`InsufficientChips`; only after it commits does the caller take
+  the seat in Redis. If taking the seat fails, the caller gives the chips back with
+  :func:`cash_out` under the key ``refund:<buy-in key>``.
+- :func:`cash_out` returns a stack to the wallet. Tables normally do this through the outbox (an
+  entry of kind ``cash_out`` written by the same compare-and-set that frees the seat), so the
+  cash-out lands after every payment of that stack and survives a database outage.
+- :func:`audit`: grants = wallets + stacks in play, every transaction balanced, nothing negative.
+
+Idempotency keys (unique per movement): ``grant:<player>``, ``buy_in:<table>:<seat>:<sit>``,
+``cash_out:<table>:<seat>:<sit>`` (``<sit>`` is the table version at which the seat was taken).
+Calling a function again with a key already written changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import String, cast, func, literal, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import ledger
+from app.db.ledger import HOUSE, Leg, stack_account, wallet_account
+from app.db.models import LedgerEntry, LedgerTxn, Player, Wallet
+
+DEFAULT_STARTING_BALANCE = 10_000
+Sessions = async_sessionmaker[AsyncSession]
+
+
+class MoneyError(Exception):
+    code = "money_error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class InsufficientChips(MoneyError):
+    code = "insufficient_chips"
+
+
+class BadBuyIn(MoneyError):
+    code = "bad_buy_in"
+
+
+class UnknownPlayer(MoneyError):
+    code = "unknown_player"
+
+
+def starting_balance() -> int:
+    try:
+        from app.config import Settings
+    except ImportError:
+        return DEFAULT_STARTING_BALANCE
+    return int(getattr(Settings(), "starting_balance", DEFAULT_STARTING_BALANCE))
+
+
+async def register_player(db: Sessions, name: str, *, kind: str = "guest",
+                          grant: int | None = None) -> Player:
+    """A new player with a wallet holding the starting grant (one ledger transaction)."""
+    grant = starting_balance() if grant is None else grant
+    async with db.begin() as session:
+        player = Player(name=name[:40], kind=kind)
+        session.add(player)
+        await session.flush()
+        session.add(Wallet(player_id=player.id, balance=0))
+        await session.flush()
+        await ledger.post(session, f"grant:{player.id}", "grant", [
+            Leg(HOUSE, None, -grant), Leg(wallet_account(player.id), player.id, grant)])
+    return player
+
+
+def buy_in_key(table_id: str, seat: int, sit: int) -> str:
+    return f"buy_in:{table_id}:{seat}:{sit}"
+
+
+def cash_out_key(table_id: str, seat: int, sit: int) -> str:
+    return f"cash_out:{table_id}:{seat}:{sit}"
+
+
+async def buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount: int, *,
+                 key: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """Move ``amount`` chips from the wallet to the player's stack on the table.
+
+    Returns the wallet balance after it. A key written before is a no-op (the balance is
+    returned unchanged), so a retried request never takes the buy-in twice.
+    """
+    if type(amount) is not int or amount < minimum or (maximum is not None and amount > maximum):
+        upper = f" and {maximum}" if maximum is not None else ""
+        raise BadBuyIn(f"the buy-in must be between {minimum}{upper} chips")
+    async with db.begin() as session:
+        wallet = await ledger.lock_wallet(session, player_id)
+        if wallet is None:
+            raise UnknownPlayer(f"player {player_id} has no wallet")
+        if await ledger.txn_exists(session, key):
+            return wallet.balance
+        balance = wallet.balance
+        if balance < amount:
+            raise InsufficientChips(
+                f"you have {balance} chips in your wallet; the buy-in is {amount}")
+        await ledger.post(session, key, "buy_in", [
+            Leg(wallet_account(player_id), player_id, -amount),
+            Leg(stack_account(table_id, player_id), player_id, amount)], table_id)
+        return balance - amount
+
+
+async def cash_out(db: Sessions, player_id: int, table_id: str, seat: int, amount: int, *,
+                   key: str) -> bool:
+    """Return ``amount`` chips from the player's stack to the wallet; False if already done."""
+    async with db.begin() as session:
+        return await cash_out_in(session, player_id, table_id, amount, key=key)
+
+
+async def cash_out_in(session: AsyncSession, player_id: int, table_id: str, amount: int, *,
+                      key: str) -> bool:
+    if amount < 0:
+        raise ValueError("a cash-out is never negative")
+    txn = await ledger.post(session, key, "cash_out", [
+        Leg(stack_account(table_id, player_id), player_id, -amount),
+        Leg(wallet_account(player_id), player_id, amount)], table_id)
+    return txn is not None
+
+
+@dataclass(frozen=True)
+class WalletView:
+    balance: int
+    at_tables: dict[str, int]
+    recent: list[dict]
+
+    def to_json(self) -> dict:
+        return {"balance": self.balance, "at_tables": self.at_tables,
+                "chips_at_tables": sum(self.at_tables.values()), "recent": self.recent}
+
+
+async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView:
+    """The balance, the chips on each table (as the ledger knows them) and recent lines."""
+    async with db() as session:
+        bal = (await session.execute(select(Wallet.balance).where(
+            Wallet.player_id == player_id))).scalar_one_or_none()
+        if bal is None:
+            raise UnknownPlayer(f"player {player_id} has no wallet")
+        stacks = await session.execute(
+            select(LedgerEntry.account, func.sum(LedgerEntry.amount))
+            .where(LedgerEntry.player_id == player_id, LedgerEntry.account.like("stack:%"))
+            .group_by(LedgerEntry.account))
+        at_tables = {acc.split(":")[1]: int(total) for acc, total in stacks if total}
+        rows = await session.execute(
+            select(LedgerTxn.key, LedgerTxn.kind, LedgerTxn.table_id, LedgerTxn.created_at,
+                   LedgerEntry.account, LedgerEntry.amount)
+            .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
+            .where(LedgerEntry.player_id == player_id)
+            .order_by(LedgerEntry.id.desc()).limit(limit))
+        recent = [{"key": k, "kind": kind, "table": t, "at": at.isoformat() if at else None,
+                   "account": "wallet" if acc.startswith("wallet:") else "stack", "amount": amt}
+                  for k, kind, t, at, acc, amt in rows]
+    return WalletView(int(bal), at_tables, recent)
+
+
+async def audit(db: Sessions) -> dict:
+    """The money invariants (DESIGN.md "Money"); ``ok`` is True when all of them hold."""
+    async with db() as session:
+        async def scalar(stmt) -> int:
+            return int((await session.execute(stmt)).scalar_one() or 0)
+
+        total = func.coalesce(func.sum(LedgerEntry.amount), 0)
+        house = await scalar(select(total).where(LedgerEntry.account == HOUSE))
+        wallets = await scalar(select(func.coalesce(func.sum(Wallet.balance), 0)))
+        wallets_ledger = await scalar(select(total).where(LedgerEntry.account.like("wallet:%")))
+        stacks = await scalar(select(total).where(LedgerEntry.account.like("stack:%")))
+        unbalanced = (await session.execute(
+            select(LedgerTxn.key).join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
+            .group_by(LedgerTxn.key).having(func.sum(LedgerEntry.amount) != 0))).scalars().all()
+        negative_wallets = await scalar(select(func.count()).where(Wallet.balance < 0))
+        negative_stacks = (await session.execute(
+            select(LedgerEntry.account).where(LedgerEntry.account.like("stack:%"))
+            .group_by(LedgerEntry.account).having(func.sum(LedgerEntry.amount) < 0)
+        )).scalars().all()
+        account = literal("wallet:") + cast(Wallet.player_id, String)
+        wallet_mismatch = (await session.execute(
+            select(Wallet.player_id).outerjoin(LedgerEntry, LedgerEntry.account == account)
+            .group_by(Wallet.player_id, Wallet.balance)
+            .having(Wallet.balance != func.coalesce(func.sum(LedgerEntry.amount), 0))
+        )).scalars().all()
+    granted = -house
+    ok = (granted == wallets + stacks and wallets == wallets_ledger and not unbalanced
+          and not negative_wallets and not negative_stacks and not wallet_mismatch)
+    return {"ok": ok, "granted": granted, "wallets": wallets, "stacks_in_play": stacks,
+            "unbalanced_txns": list(unbalanced), "negative_wallets": negative_wallets,
+            "negative_stacks": list(negative_stacks), "wallets_not_matching_ledger":
+            list(wallet_mismatch)}
