@@ -96,6 +96,19 @@ class Ruleset:
         """Apply an action already known to be legal."""
         raise NotImplementedError
 
+    def all_tiles(self, state) -> list:
+        """Every tile of the current round wherever it lies (tests check it is the whole set)."""
+        raise NotImplementedError
+
+    def hidden_tiles(self, state, seat: int | None) -> set:
+        """The tiles that viewer must not see now (tests scan every view and event for them)."""
+        raise NotImplementedError
+
+    def match_stats(self, state) -> JSON:
+        """Figures of a finished match for ``python -m app simulate``: ints are averaged,
+        strings shown as a distribution."""
+        raise NotImplementedError
+
     def refusal(self, state, seat: int, action: Action) -> str:
         """Why a well-formed action is not legal now; games override for precise messages."""
         return "that move is not legal now"

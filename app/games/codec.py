@@ -3,7 +3,7 @@
 States are frozen dataclasses of tuples, ints, strs, enums and JSON-ready dicts. ``dump`` turns
 them into plain JSON values; ``load(cls, data)`` rebuilds them from the class's type hints and
 raises ValueError on anything that does not fit, so a corrupt or hand-edited snapshot is refused
-instead of being played on.
+instead of being played on. Both run on every live move, so each type's loader is built once.
 """
 
 from __future__ import annotations
@@ -12,88 +12,103 @@ import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+Loader = Callable[[Any, str], Any]
+
 
 def dump(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj):
-        return {f.name: dump(getattr(obj, f.name)) for f in _fields(type(obj))}
+    cls = type(obj)
+    if cls in (int, str, bool, float) or obj is None:
+        return obj
+    if cls is tuple or cls is list:
+        return [dump(x) for x in obj]
+    if cls is dict:
+        return {k: dump(v) for k, v in obj.items()}
     if isinstance(obj, enum.Enum):
         return obj.value
-    if isinstance(obj, (tuple, list)):
-        return [dump(x) for x in obj]
-    if isinstance(obj, dict):
-        return {k: dump(v) for k, v in obj.items()}
-    return obj
+    if dataclasses.is_dataclass(obj):
+        return {name: dump(getattr(obj, name)) for name in _field_names(cls)}
+    raise TypeError(f"codec cannot dump {cls.__name__}")
 
 
 @cache
-def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
-    return tuple(f for f in dataclasses.fields(cls) if f.init)
-
-
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def load(tp: Any, data: Any, where: str = "state") -> Any:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
+    return _loader(tp)(data, where)
+
+
+def _fail(where: str, what: str) -> typing.NoReturn:
+    raise ValueError(f"{where}: {what}")
+
+
+@cache
+def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on purpose
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp is Any:
-        return data
+        return lambda d, w: d
     if origin in (typing.Union, types.UnionType):
-        for arg in args:
-            try:
-                return load(arg, data, where)
-            except ValueError:
-                continue
-        raise ValueError(f"{where}: {data!r} fits none of {tp}")
+        options = [_loader(a) for a in args]
+
+        def union(d, w):
+            for option in options:
+                try:
+                    return option(d, w)
+                except ValueError:
+                    pass
+            _fail(w, f"{d!r} fits none of {tp}")
+
+        return union
     if origin is typing.Literal:
-        if data in args:
-            return data
-        raise ValueError(f"{where}: {data!r} is not one of {args}")
+        return lambda d, w: d if d in args else _fail(w, f"{d!r} is not one of {args}")
     if tp is type(None):
-        if data is None:
-            return None
-        raise ValueError(f"{where}: expected null")
+        return lambda d, w: None if d is None else _fail(w, "expected null")
     if origin is tuple:
-        if not isinstance(data, list):
-            raise ValueError(f"{where}: expected a list")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(load(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
-        if len(args) != len(data):
-            raise ValueError(f"{where}: expected {len(args)} items")
-        return tuple(load(a, x, f"{where}[{i}]") for i, (a, x) in enumerate(zip(args, data)))
+            item = _loader(args[0])
+            return lambda d, w: (
+                tuple(item(x, w) for x in d) if type(d) is list else _fail(w, "expected a list"))
+        items = [_loader(a) for a in args]
+
+        def fixed(d, w):
+            if type(d) is not list or len(d) != len(items):
+                _fail(w, f"expected a list of {len(items)}")
+            return tuple(f(x, w) for f, x in zip(items, d))
+
+        return fixed
     if origin is dict or tp is dict:
-        if not isinstance(data, dict):
-            raise ValueError(f"{where}: expected an object")
-        vt = args[1] if args else Any
-        return {k: load(vt, v, f"{where}.{k}") for k, v in data.items()}
+        value = _loader(args[1] if args else Any)
+        return lambda d, w: (
+            {k: value(v, w) for k, v in d.items()} if type(d) is dict
+            else _fail(w, "expected an object"))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        try:
-            return tp(data)
-        except ValueError:
-            raise ValueError(f"{where}: {data!r} is not a {tp.__name__}") from None
+        members = {m.value: m for m in tp}
+        return lambda d, w: members[d] if d in members else _fail(w, f"{d!r}: not {tp.__name__}")
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if not isinstance(data, dict):
-            raise ValueError(f"{where}: expected an object")
-        hints = _hints(tp)
-        names = {f.name for f in _fields(tp)}
-        if set(data) != names:
-            raise ValueError(f"{where}: fields {sorted(set(data) ^ names)} missing or unknown")
-        return tp(**{n: load(hints[n], data[n], f"{where}.{n}") for n in names})
+        return _dataclass_loader(tp)
     if tp is bool:
-        if isinstance(data, bool):
-            return data
-        raise ValueError(f"{where}: expected true or false")
-    if tp is int:
-        if type(data) is int:
-            return data
-        raise ValueError(f"{where}: expected an integer")
-    if tp in (str, float):
-        if isinstance(data, tp):
-            return data
-        raise ValueError(f"{where}: expected {tp.__name__}")
+        return lambda d, w: d if type(d) is bool else _fail(w, "expected true or false")
+    if tp in (int, str, float):
+        return lambda d, w: d if type(d) is tp else _fail(w, f"expected {tp.__name__}")
     raise TypeError(f"codec cannot load {tp!r}")
+
+
+def _dataclass_loader(cls: type) -> Loader:
+    hints = typing.get_type_hints(cls)
+    names = _field_names(cls)
+    expected = set(names)
+    fields: list[tuple[str, Loader]] = []
+
+    def load_dataclass(d, w):
+        if not fields:  # built lazily: a dataclass may refer to itself
+            fields.extend((n, _loader(hints[n])) for n in names)
+        if type(d) is not dict or d.keys() != expected:
+            _fail(w, f"expected an object with the fields {sorted(expected)}")
+        return cls(**{n: f(d[n], f"{w}.{n}") for n, f in fields})
+
+    return load_dataclass

@@ -274,7 +274,7 @@ class Gaple(Ruleset):
             "over": state.result is not None,
             "hand": T.hand_json(state.hands[seat]) if seat is not None else None,
             "line": [list(p) for p in state.line],
-            "ends": list(state.ends) if state.ends else None,
+            "ends": {"left": state.ends[0], "right": state.ends[1]} if state.ends else None,
             "hand_counts": [len(h) for h in state.hands],
             "stacks": list(state.stacks),
             "stake": state.options["stake"],
@@ -282,6 +282,19 @@ class Gaple(Ruleset):
             "last_events": list(state.last_events),
             "result": state.result,
         }
+
+    def all_tiles(self, state: State) -> list[tuple[int, int]]:
+        return [T.tile(*p) for p in state.line] + [t for h in state.hands for t in h] + list(
+            state.undealt)
+
+    def hidden_tiles(self, state: State, seat: int | None) -> set[tuple[int, int]]:
+        if state.result is not None:
+            return set(state.undealt)  # G-1: undealt tiles stay hidden even after the round
+        hidden = set(state.undealt)
+        for s, hand in enumerate(state.hands):
+            if s != seat:
+                hidden.update(hand)
+        return hidden
 
     def match_stats(self, state: State) -> JSON:
         """Per-round figures for ``python -m app simulate``."""

@@ -1,0 +1,101 @@
+"""Seeded random playouts that check the invariants every ruleset must keep.
+
+``playout`` plays uniformly random legal moves from a seed and, at every step, checks:
+- tiles are conserved (``all_tiles`` is always the game's whole set);
+- ``to_act`` is None exactly when ``outcome`` is not None, and views agree on it;
+- the acting seat has legal actions, their JSON parses back to the same actions, and every other
+  seat is refused with NotYourTurn (and changes nothing: states are immutable);
+- ``load(dump(s)) == s`` through real JSON text;
+- no view (each seat and a spectator) and no public event shows a tile its audience may not see.
+``replay`` re-applies a log from the same seed, for the determinism check.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.games.errors import GameOver, IllegalAction, NotYourTurn
+
+ROUND_END_EVENTS = ("round_over", "match_over")
+
+
+def tiles_in(obj: Any) -> Iterator[tuple[int, int]]:
+    """Tiles in a JSON value: 2-int lists that are list elements or the value of a "tile" key."""
+    stack = [(obj, False)]
+    while stack:
+        value, is_tile_place = stack.pop()
+        if type(value) is dict:
+            stack.extend((v, k == "tile") for k, v in value.items())
+        elif type(value) is list:
+            if (is_tile_place and len(value) == 2 and type(value[0]) is int
+                    and type(value[1]) is int):
+                yield (min(value), max(value))
+            else:
+                stack.extend((x, True) for x in value)
+
+
+def assert_no_leak(payload: Any, hidden: set, who: str) -> None:
+    leaked = sorted(set(tiles_in(payload)) & hidden)
+    assert not leaked, f"{who} can see hidden tiles {leaked}"
+
+
+def check_state(rs, state, n_seats: int, full_set: list) -> None:
+    seat = rs.to_act(state)
+    assert (seat is None) == (rs.outcome(state) is not None)
+    assert sorted(rs.all_tiles(state)) == full_set, "tiles not conserved"
+    text = json.dumps(rs.dump(state))
+    assert rs.load(json.loads(text)) == state, "load(dump(s)) != s"
+    for viewer in (None, *range(n_seats)):
+        view = rs.view(state, viewer)
+        assert view["to_act"] == seat and view["over"] == (seat is None)
+        assert view["seat"] == viewer
+        json.dumps(view)
+        assert_no_leak(view, rs.hidden_tiles(state, viewer), f"seat {viewer}")
+        if viewer is not None and viewer == seat:
+            legal = rs.legal_actions(state, seat)
+            assert [rs.parse_action(a) for a in view["legal"]] == list(legal)
+        else:
+            assert view["legal"] == []
+
+
+def playout(rs, options: dict, n_seats: int, seed: int, max_steps: int = 100_000):
+    """Random legal play from ``seed`` to the end; returns (final state, [(seat, action json)])."""
+    rng = random.Random(seed)
+    state = rs.new_state(options, n_seats, seed)
+    full_set = sorted(rs.all_tiles(state))
+    log: list[tuple[int, dict]] = []
+    for _ in range(max_steps):
+        check_state(rs, state, n_seats, full_set)
+        seat = rs.to_act(state)
+        if seat is None:
+            with pytest.raises(GameOver):
+                rs.apply(state, 0, rs.parse_action({"kind": "pass"}))
+            return state, log
+        legal = rs.legal_actions(state, seat)
+        assert legal, "the seat to act has no legal action"
+        with pytest.raises(NotYourTurn):
+            rs.apply(state, (seat + 1) % n_seats, legal[0])
+        with pytest.raises(IllegalAction):
+            rs.parse_action({"kind": "no-such-move"})
+        action = rng.choice(legal)
+        step = rs.apply(state, seat, action)
+        public_hidden = rs.hidden_tiles(step.state, None)
+        for event in step.events:
+            assert isinstance(event.get("type"), str)
+            if event["type"] not in ROUND_END_EVENTS:
+                assert_no_leak(event, public_hidden, f"event {event['type']}")
+        log.append((seat, action.to_json()))
+        state = step.state
+    raise AssertionError(f"no end after {max_steps} steps")
+
+
+def replay(rs, options: dict, n_seats: int, seed: int, log) -> Any:
+    state = rs.new_state(options, n_seats, seed)
+    for seat, action in log:
+        state = rs.apply(state, seat, rs.parse_action(action)).state
+    return state
