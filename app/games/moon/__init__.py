@@ -1,0 +1,366 @@
+"""Moon: four players in two partnerships (or three alone), bids, trumps and tricks to 21.
+
+RULES.md section 2 (M-1 .. M-13) and O-2. The phases of a round are bidding → trump →
+(three players: discard, after taking the widow) → play → scored; then the next round is dealt in
+the same step, or the match is over (M-11). All passed: the round is dealt again (M-5).
+Suits and trick winners live in ``tricks``, the bidding in ``bidding``, the points in ``scoring``.
+
+Decisions where RULES.md leaves room:
+- ``players`` defaults to the number of seats (3 or 4) and must agree with it.
+- ``first_lead_trump: true`` makes the bid winner lead a trump to the first trick when they hold
+  one (with ``none`` trump, or holding no trump, any tile).
+- The play that ends a round is reported inside the ``round_over`` event (``last_play`` and
+  ``last_trick``) rather than as a ``played`` event: the next round is dealt in the same step, so
+  only the round-ending event may name a tile of the round just finished.
+- With three players the bid winner may discard any of their eight tiles, the widow included;
+  they alone see the discard afterwards, and it is never revealed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from .. import tiles as T
+from ..base import (
+    JSON,
+    Action,
+    Outcome,
+    Ruleset,
+    Step,
+    action_fields,
+    action_kind,
+    check_known,
+    opt_bool,
+)
+from ..errors import BadOptions, IllegalAction
+from ..rng import rng_for
+from . import bidding as B
+from . import scoring as S
+from . import tricks as K
+from .state import (
+    PASS,
+    BidAction,
+    Discard,
+    NameTrump,
+    Pass,
+    Phase,
+    Play,
+    State,
+    Trick,
+    deal,
+    tile_set,
+)
+
+KINDS = ("bid", "pass", "trump", "discard", "play")
+
+
+class Moon(Ruleset):
+    name = "moon"
+    state_type = State
+    min_seats = 3
+    max_seats = 4
+    OPTIONS = ("players", "first_lead_trump")
+
+    def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
+        self.check_seats(n_seats)
+        check_known(options, self.OPTIONS)
+        players = options.get("players", n_seats)
+        if players not in (3, 4) or type(players) is not int:
+            raise BadOptions("players", "must be 4 (partnerships) or 3 (three-handed, M-13)")
+        if players != n_seats:
+            raise BadOptions("players", f"{players} players need {players} seats, not {n_seats}")
+        return {"players": players,
+                "first_lead_trump": opt_bool(options, "first_lead_trump", False)}
+
+    def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
+        opts = self.parse_options(options, n_seats)
+        dealt, widow = deal(seed, n_seats, 1, 0, hands, stock)
+        return State(
+            options=opts, seed=seed, phase=Phase.BIDDING, round_no=1, redeal_no=0,
+            first_bidder=rng_for(seed, "first_bidder").randrange(n_seats),  # M-4
+            hands=dealt, widow=widow, discard=(), bids=(), bidder=None, contract=None,
+            trump=None, trick=None, tricks=(), scores=(0,) * S.n_sides(n_seats),
+            tally={"rounds": 0, "redeals": 0, "made": 0, "failed": 0},
+            last_round=None, result=None,
+        )
+
+    # --- whose turn, and what they may do ----------------------------------------------------
+    def to_act(self, state: State) -> int | None:
+        phase = state.phase
+        if phase is Phase.BIDDING:
+            return B.bidder_to_act(state.first_bidder, state.bids, state.n)
+        if phase is Phase.PLAY:
+            return (state.trick.leader + len(state.trick.tiles)) % state.n
+        if phase is Phase.OVER:
+            return None
+        return state.bidder
+
+    def playable(self, state: State, seat: int) -> tuple[T.Tile, ...]:
+        """M-7, M-8: the tiles ``seat`` may play to the current trick."""
+        hand, trick, trump = state.hands[seat], state.trick, state.trump
+        if trick.tiles:
+            return K.may_follow(hand, trick.tiles[0], trump)
+        if not state.tricks and state.options["first_lead_trump"]:
+            return tuple(t for t in hand if K.is_trump(t, trump)) or hand
+        return hand
+
+    def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
+        if self.to_act(state) != seat:
+            return ()
+        phase = state.phase
+        if phase is Phase.BIDDING:
+            return (PASS, *(BidAction(v) for v in B.legal_values(state.bids)))
+        if phase is Phase.TRUMP:
+            return tuple(NameTrump(s) for s in K.TRUMPS)
+        if phase is Phase.DISCARD:
+            return tuple(Discard(t) for t in state.hands[seat])
+        return tuple(Play(t) for t in self.playable(state, seat))
+
+    def parse_action(self, raw: Any) -> Action:
+        kind = action_kind(raw, KINDS)
+        if kind == "pass":
+            action_fields(raw)
+            return PASS
+        if kind == "bid":
+            (value,) = action_fields(raw, "value")
+            if type(value) is not int or value not in B.BID_VALUES:
+                raise IllegalAction("a bid is 4, 5, 6, 7 or 21")
+            return BidAction(value)
+        if kind == "trump":
+            (suit,) = action_fields(raw, "suit")
+            if suit not in K.TRUMPS or isinstance(suit, bool):
+                raise IllegalAction("trump is a number 0..6, 'doubles' or 'none'")
+            return NameTrump(suit)
+        (raw_tile,) = action_fields(raw, "tile")
+        t = T.parse_tile(raw_tile, 6)
+        return Discard(t) if kind == "discard" else Play(t)
+
+    def refusal(self, state: State, seat: int, action: Action) -> str:
+        phase = state.phase
+        wanted = {BidAction: Phase.BIDDING, Pass: Phase.BIDDING, NameTrump: Phase.TRUMP,
+                  Discard: Phase.DISCARD, Play: Phase.PLAY}[type(action)]
+        if phase is not wanted:
+            return f"it is the {phase.value} phase: you cannot {action.kind} now"
+        if isinstance(action, BidAction):
+            high = B.high_bid(state.bids)
+            return f"a bid must be higher than {high.value} (M-4)"
+        if action.tile not in state.hands[seat]:
+            return f"you do not hold {list(action.tile)}"
+        trick = state.trick
+        if not trick.tiles:
+            return "your first lead must be a trump (first_lead_trump, M-7)"
+        suit = K.led_suit(trick.tiles[0], state.trump)
+        if suit == K.TRUMP:
+            return "a trump was led: you must play a trump (M-8)"
+        return f"you must follow suit {suit} (M-8)"
+
+    # --- applying a legal action -------------------------------------------------------------
+    def _apply(self, state: State, seat: int, action: Action) -> Step:
+        if isinstance(action, (BidAction, Pass)):
+            return self._bid(state, seat, action)
+        if isinstance(action, NameTrump):
+            return self._name_trump(state, seat, action.suit)
+        if isinstance(action, Discard):
+            hands = _without(state.hands, seat, action.tile)
+            new = dataclasses.replace(state, hands=hands, discard=(action.tile,),
+                                      phase=Phase.PLAY, trick=Trick(seat, (), None))
+            return Step(new, ({"type": "discarded", "seat": seat},))
+        return self._play(state, seat, action.tile)
+
+    def _bid(self, state: State, seat: int, action: Action) -> Step:
+        value = action.value if isinstance(action, BidAction) else None
+        bids = state.bids + (B.Bid(seat, value),)
+        event = ({"type": "bid", "seat": seat, "value": value} if value is not None
+                 else {"type": "passed", "seat": seat})
+        if not B.is_over(bids, state.n):
+            return Step(dataclasses.replace(state, bids=bids), (event,))
+        won = B.contract(bids, state.n)
+        if won is None:  # M-5: everybody passed
+            tally = {**state.tally, "redeals": state.tally["redeals"] + 1}
+            new = _new_deal(dataclasses.replace(state, tally=tally),
+                            state.round_no, state.redeal_no + 1)
+            return Step(new, (event, {"type": "all_passed"}, _dealt_event(new)))
+        new = dataclasses.replace(state, bids=bids, bidder=won.seat, contract=won.value,
+                                  phase=Phase.TRUMP)
+        return Step(new, (event, {"type": "contract", "seat": won.seat, "value": won.value}))
+
+    def _name_trump(self, state: State, seat: int, trump: K.Trump) -> Step:
+        events: tuple[JSON, ...] = ({"type": "trump", "seat": seat, "suit": trump},)
+        if state.widow:  # M-13: the bid winner takes the widow, then discards one
+            hands = list(state.hands)
+            hands[seat] = T.sort_hand(hands[seat] + state.widow)
+            new = dataclasses.replace(state, trump=trump, hands=tuple(hands), widow=(),
+                                      phase=Phase.DISCARD)
+            return Step(new, (*events, {"type": "widow_taken", "seat": seat}))
+        new = dataclasses.replace(state, trump=trump, phase=Phase.PLAY,
+                                  trick=Trick(seat, (), None))  # M-7
+        return Step(new, events)
+
+    def _play(self, state: State, seat: int, t: T.Tile) -> Step:
+        trick = state.trick
+        played = trick.tiles + (t,)
+        hands = _without(state.hands, seat, t)
+        play = {"type": "played", "seat": seat, "tile": T.to_json(t)}
+        if len(played) < state.n:
+            new = dataclasses.replace(state, hands=hands, trick=Trick(trick.leader, played, None))
+            return Step(new, (play,))
+        winner = (trick.leader + K.winning_index(played, state.trump)) % state.n  # M-9
+        done = Trick(trick.leader, played, winner)
+        tricks = state.tricks + (done,)
+        new = dataclasses.replace(state, hands=hands, tricks=tricks,
+                                  trick=Trick(winner, (), None))
+        won = {"type": "trick_won", "seat": winner, "number": len(tricks)}
+        if len(tricks) < S.TRICKS:
+            return Step(new, (play, won))
+        return self._score(new, play, done)
+
+    def _score(self, state: State, play: JSON, last: Trick) -> Step:
+        """M-10, M-11: score the round, then end the match or deal the next round."""
+        n, bidder = state.n, state.bidder
+        side = S.side_of(bidder, n)
+        tricks = [0] * S.n_sides(n)
+        for trick in state.tricks:
+            tricks[S.side_of(trick.winner, n)] += 1
+        score = S.score_round(state.scores, side, state.contract, tricks)
+        summary = {
+            "round": state.round_no, "bidder": bidder, "side": side,
+            "contract": state.contract, "trump": state.trump, "tricks": tricks,
+            "made": score.made, "moon": score.moon,
+            "deltas": list(score.deltas), "scores": list(score.scores),
+        }
+        over = {"type": "round_over", **summary,
+                "last_play": {"seat": play["seat"], "tile": play["tile"]},
+                "last_trick": {"leader": last.leader, "tiles": T.hand_json(last.tiles),
+                               "winner": last.winner}}
+        key = "made" if score.made else "failed"
+        tally = {**state.tally, "rounds": state.tally["rounds"] + 1,
+                 key: state.tally[key] + 1}
+        state = dataclasses.replace(state, scores=score.scores, tally=tally, last_round=summary)
+        winner = side if score.moon else S.match_winner(score.scores)
+        if winner is None:
+            new = _new_deal(state, state.round_no + 1, 0)
+            return Step(new, (over, _dealt_event(new)))
+        result = {
+            "winner_side": winner,
+            "winners": [s for s in range(n) if S.side_of(s, n) == winner],
+            "scores": list(score.scores),
+            "ending": "moon" if score.moon else "points",
+            "rounds": state.round_no,
+        }
+        new = dataclasses.replace(state, phase=Phase.OVER, result=result)
+        return Step(new, (over, {"type": "match_over", **result}))
+
+    # --- results, views, audits --------------------------------------------------------------
+    def outcome(self, state: State) -> Outcome | None:
+        if state.result is None:
+            return None
+        n = state.n
+        return Outcome(
+            winners=tuple(state.result["winners"]),
+            scores=tuple(state.scores[S.side_of(s, n)] for s in range(n)),
+            detail={**state.result, "side_of": [S.side_of(s, n) for s in range(n)]},
+        )
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        """O-2, M-12: own hand, bids, contract, trump, played tiles, tricks and scores. The widow
+        and the discard are hidden, except the discard from the bid winner who chose it."""
+        n, trick = state.n, state.trick
+        by_seat = [0] * n
+        for done in state.tricks:
+            by_seat[done.winner] += 1
+        by_side = [0] * S.n_sides(n)
+        for s in range(n):
+            by_side[S.side_of(s, n)] += by_seat[s]
+        high = B.high_bid(state.bids)
+        last = state.tricks[-1] if state.tricks else None
+        own_discard = seat is not None and seat == state.bidder and state.discard
+        return {
+            "game": self.name,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "legal": self.legal_json(state, seat),
+            "over": state.phase is Phase.OVER,
+            "players": n,
+            "phase": state.phase.value,
+            "round": state.round_no,
+            "side_of": [S.side_of(s, n) for s in range(n)],
+            "hand": T.hand_json(state.hands[seat]) if seat is not None else None,
+            "hand_counts": [len(h) for h in state.hands],
+            "first_bidder": state.first_bidder,
+            "bids": [{"seat": b.seat, "value": b.value} for b in state.bids],
+            "high_bid": {"seat": high.seat, "value": high.value} if high else None,
+            "bidder": state.bidder,
+            "contract": state.contract,
+            "trump": state.trump,
+            "widow_count": len(state.widow),
+            "discarded": bool(state.discard),
+            "my_discard": {"tile": T.to_json(state.discard[0])} if own_discard else None,
+            "leader": trick.leader if trick else None,
+            "trick": ([{"seat": (trick.leader + i) % n, "tile": T.to_json(t)}
+                       for i, t in enumerate(trick.tiles)] if trick else []),
+            "last_trick": ({"leader": last.leader, "tiles": T.hand_json(last.tiles),
+                            "winner": last.winner} if last else None),
+            "played": [T.to_json(t) for done in state.tricks for t in done.tiles],
+            "tricks_won": by_side,
+            "tricks_by_seat": by_seat,
+            "scores": list(state.scores),
+            "target": S.TARGET,
+            "last_round": state.last_round,
+            "result": state.result,
+        }
+
+    def all_tiles(self, state: State) -> list[T.Tile]:
+        out = [t for h in state.hands for t in h] + list(state.widow) + list(state.discard)
+        out += [t for done in state.tricks for t in done.tiles]
+        if state.trick:
+            out += state.trick.tiles
+        return out
+
+    def hidden_tiles(self, state: State, seat: int | None) -> set[T.Tile]:
+        seen = {t for done in state.tricks for t in done.tiles}
+        if state.trick:
+            seen.update(state.trick.tiles)
+        if seat is not None:
+            seen.update(state.hands[seat])
+            if seat == state.bidder:
+                seen.update(state.discard)
+        return set(tile_set(state.n)) - seen
+
+    def match_stats(self, state: State) -> JSON:
+        """Per-match figures for ``python -m app simulate``: rounds, redeals, contracts made and
+        failed (counts and the match's made rate) and the last round's contract and trump."""
+        tally, last = state.tally, state.last_round
+        return {
+            **tally,
+            "made_pct": round(100 * tally["made"] / max(1, tally["rounds"])),
+            "moon": int(state.result["ending"] == "moon"),
+            "contract": str(last["contract"]),
+            "trump": str(last["trump"]),
+            "made_last": int(last["made"]),
+        }
+
+
+def _without(hands, seat: int, t: T.Tile):
+    out = list(hands)
+    out[seat] = T.remove(out[seat], t)
+    return tuple(out)
+
+
+def _new_deal(state: State, round_no: int, redeal_no: int) -> State:
+    """A fresh deal; the first bidder moves one seat on with every deal (M-4, M-5)."""
+    hands, widow = deal(state.seed, state.n, round_no, redeal_no)
+    return dataclasses.replace(
+        state, phase=Phase.BIDDING, round_no=round_no, redeal_no=redeal_no,
+        first_bidder=(state.first_bidder + 1) % state.n, hands=hands, widow=widow, discard=(),
+        bids=(), bidder=None, contract=None, trump=None, trick=None, tricks=(),
+    )
+
+
+def _dealt_event(state: State) -> JSON:
+    return {"type": "dealt", "round": state.round_no, "redeal": state.redeal_no,
+            "first_bidder": state.first_bidder}
+
+
+RULESET = Moon()
