@@ -79,3 +79,13 @@ async def redis(redis_url_or_socket):
                                 decode_responses=True)
     yield client
     await client.aclose()
+
+
+@pytest.fixture
+async def prefix(redis):
+    """A fresh Redis key prefix per test; its keys are deleted afterwards."""
+    p = f"test:{uuid.uuid4().hex[:8]}:"
+    yield p
+    keys = [k async for k in redis.scan_iter(match=p + "*", count=1000)]
+    if keys:
+        await redis.delete(*keys)

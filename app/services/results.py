@@ -1,0 +1,230 @@
+"""From a game step to outbox entries, and from outbox entries to database rows.
+
+``outbox_entries`` runs inside the move (pure: no I/O); the compare-and-set script XADDs the
+strings it returns to the table's outbox stream in the same atomic step as the move. The
+consumer (app/store/outbox.py) later calls ``apply_entry`` for each one in a database
+transaction of its own. The entry format is documented in app/store/outbox.py.
+
+Every entry carries a unique idempotency ``key``; applying an entry twice changes nothing:
+- chip movements are ledger transactions keyed ``lewat:<table>:<version>``,
+  ``settle:<table>:<match>:<round>:<payer seat>`` and ``cash_out:<table>:<seat>:<sit>``, written
+  with ON CONFLICT DO NOTHING (app/db/ledger.py);
+- the match record is claimed by ``UPDATE match SET ... WHERE finished_at IS NULL``;
+- ``match`` and ``round`` rows are found or created by their natural keys (table, number) and
+  (match, number), so entries of one match may arrive in any order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import ledger
+from app.db.ledger import Leg, stack_account
+from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
+from app.games.base import Step
+from app.games.registry import get_ruleset
+from app.services.money import cash_out_in
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchContext:
+    """What the table knows about the match a step belongs to.
+
+    ``options`` are the options given to ``new_state`` (Gaple: including the round's starting
+    ``stacks``), so ``new_state(options, len(players), seed)`` plus the log rebuilds the match.
+    ``players``: the player id on each seat (None for an empty seat).
+    """
+
+    table_id: str
+    match_no: int
+    game: str
+    seed: int
+    options: Mapping[str, Any]
+    players: Sequence[int | None]
+    started_at: str | None = None
+    round_no: int = 1
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _dumps(entry: dict) -> str:
+    return orjson.dumps(entry).decode()
+
+
+def outbox_entries(ctx: MatchContext, version: int, step: Step,
+                   log: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The outbox entries (JSON strings) of one applied step at table version ``version``.
+
+    ``log`` is the match's action log including this step's action, one
+    ``{"seat", "v", "action"}`` per move; it is only read when the step ends the match.
+    """
+    t, m, at, players = ctx.table_id, ctx.match_no, _now(), list(ctx.players)
+    base = {"table": t, "match": m, "game": ctx.game, "version": version, "at": at}
+    out: list[str] = []
+    for event in step.events:
+        if event.get("type") == "lewat":
+            out.append(_dumps({
+                "kind": "lewat", "key": f"lewat:{t}:{version}", **base, "round": ctx.round_no,
+                **_parties(event, players), "amount": event["amount"],
+                "shortfall": event["shortfall"]}))
+        elif event.get("type") == "round_over":
+            rnd = event.get("round", ctx.round_no)
+            mult = event.get("multiplier") or {}
+            settlements = [{**_parties(p, players), "amount": p["amount"],
+                            "shortfall": p["shortfall"], "pips": p.get("pips")}
+                           for p in event.get("payments", ()) if p.get("kind") == "settlement"]
+            detail = {k: v for k, v in event.items() if k != "type"}
+            out.append(_dumps({
+                "kind": "round", "key": f"round:{t}:{m}:{rnd}", **base, "round": rnd,
+                "winner": event.get("winner"), "ending": event.get("ending"),
+                "multiplier": mult.get("value"), "stake": ctx.options.get("stake"),
+                "field": ctx.options.get("field", "normal"), "settlements": settlements,
+                "detail": detail}))
+    rs = get_ruleset(ctx.game)
+    outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
+    if outcome is not None:
+        out.append(_dumps({
+            "kind": "match", "key": f"match:{t}:{m}", **base, "options": dict(ctx.options),
+            "seed": str(ctx.seed), "players": players, "result": outcome.to_json(),
+            "moves": [{"seat": e["seat"], "v": e.get("v", e.get("version")),
+                       "action": e["action"]} for e in log],
+            "started_at": ctx.started_at, "finished_at": at}))
+    return out
+
+
+def cash_out_entry(table_id: str, seat: int, player_id: int, amount: int, sit: int) -> str:
+    """The entry that returns a stack to the wallet when a player leaves (or is removed)."""
+    return _dumps({"kind": "cash_out", "key": f"cash_out:{table_id}:{seat}:{sit}",
+                   "table": table_id, "seat": seat, "player": player_id, "amount": amount,
+                   "at": _now()})
+
+
+def _parties(payment: Mapping[str, Any], players: list) -> dict:
+    payer, payee = payment["payer"], payment["payee"]
+    return {"payer": payer, "payee": payee,
+            "payer_id": players[payer], "payee_id": players[payee]}
+
+
+# --- writing entries to the database -------------------------------------------------------
+
+class BadEntry(ValueError):
+    """An outbox entry that can never be written (unknown kind, missing fields)."""
+
+
+async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:
+    """Write one outbox entry inside the caller's transaction; False when it was written before."""
+    kind = entry.get("kind")
+    try:
+        writer = WRITERS[kind]
+    except KeyError:
+        raise BadEntry(f"unknown outbox entry kind {kind!r}") from None
+    try:
+        return await writer(session, entry)
+    except KeyError as missing:
+        raise BadEntry(f"outbox entry {entry.get('key')} lacks {missing}") from None
+
+
+async def _match_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
+    values = {"table_id": e["table"], "number": e["match"], "game": e["game"]}
+    mid = await ledger.insert_ignore(session, Match, values, ["table_id", "number"])
+    if mid is None:
+        mid = (await session.execute(select(Match.id).where(
+            Match.table_id == e["table"], Match.number == e["match"]))).scalar_one()
+    return mid
+
+
+async def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
+    match_id = await _match_id(session, e)
+    rid = await ledger.insert_ignore(session, Round, {"match_id": match_id, "number": e["round"]},
+                                     ["match_id", "number"])
+    if rid is None:
+        rid = (await session.execute(select(Round.id).where(
+            Round.match_id == match_id, Round.number == e["round"]))).scalar_one()
+    return rid
+
+
+def _transfer(e: Mapping[str, Any], payment: Mapping[str, Any]) -> list[Leg]:
+    amount = payment["amount"]
+    return [Leg(stack_account(e["table"], payment["payer_id"], payment["payer"]),
+                payment["payer_id"], -amount),
+            Leg(stack_account(e["table"], payment["payee_id"], payment["payee"]),
+                payment["payee_id"], amount)]
+
+
+def _people(p: Mapping[str, Any]) -> dict:
+    return {"payer_seat": p["payer"], "payer_id": p["payer_id"],
+            "payee_seat": p["payee"], "payee_id": p["payee_id"]}
+
+
+async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
+    """G-6: one Lewat payment, stack to stack, and its record."""
+    txn = await ledger.post(session, e["key"], "lewat", _transfer(e, e), e["table"])
+    if txn is None:
+        return False
+    session.add(LewatPayment(round_id=await _round_id(session, e), txn_id=txn,
+                             version=e["version"], amount=e["amount"],
+                             shortfall=e["shortfall"], **_people(e)))
+    return True
+
+
+async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
+    """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
+    round_id = await _round_id(session, e)
+    claimed = await session.execute(
+        update(Round).where(Round.id == round_id, Round.version.is_(None)).values(
+            version=e["version"], winner=e["winner"], ending=e["ending"],
+            multiplier=e["multiplier"], detail=e["detail"]))
+    if claimed.rowcount == 0:
+        return False
+    for i, p in enumerate(e["settlements"]):
+        key = f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}"
+        txn = await ledger.post(session, key, "settlement", _transfer(e, p), e["table"])
+        if txn is None:
+            raise BadEntry(f"settlement {key} (#{i}) exists but its round was not written")
+        session.add(Bet(round_id=round_id, txn_id=txn, stake=e["stake"], field=e["field"],
+                        multiplier=e["multiplier"],
+                        pips=p["pips"] if e["field"] == "bet" else None,
+                        amount=p["amount"], shortfall=p["shortfall"], **_people(p)))
+    return True
+
+
+def _when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
+    """The finished match: options, seed, seats, result and the action log, written once."""
+    match_id = await _match_id(session, e)
+    finished = _when(e["finished_at"]) or datetime.now(UTC)
+    result = e["result"]
+    claimed = await session.execute(
+        update(Match).where(Match.id == match_id, Match.finished_at.is_(None)).values(
+            options=e["options"], seed=e["seed"], n_seats=len(e["players"]), result=result,
+            started_at=_when(e.get("started_at")), finished_at=finished))
+    if claimed.rowcount == 0:
+        return False
+    winners, scores = set(result.get("winners", ())), result.get("scores", ())
+    session.add_all(
+        MatchSeat(match_id=match_id, seat=s, player_id=pid, winner=s in winners,
+                  score=scores[s] if s < len(scores) else None)
+        for s, pid in enumerate(e["players"]))
+    session.add_all(Move(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
+                         action=mv["action"]) for i, mv in enumerate(e["moves"]))
+    return True
+
+
+async def _write_cash_out(session: AsyncSession, e: Mapping[str, Any]) -> bool:
+    return await cash_out_in(session, e["player"], e["table"], e["amount"], key=e["key"])
+
+
+WRITERS = {"lewat": _write_lewat, "round": _write_round, "match": _write_match,
+           "cash_out": _write_cash_out}

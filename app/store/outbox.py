@@ -1,0 +1,230 @@
+"""The outbox: chip movements and finished rounds / matches on their way to the database.
+
+Writing side (live tables): the compare-and-set script of a move XADDs each entry to the table's
+own stream ``<prefix>t:{<table_id>}:outbox`` (same hash tag as the table's other keys, so the move
+and its entries are one atomic step) as ``XADD <stream> * e <json>``. The entries are built by
+``app.services.results.outbox_entries`` / ``cash_out_entry``. Every entry is a JSON object:
+
+    common: kind, key (unique idempotency key), table, at (ISO time); per match entries also
+            match (number), game, version (the table version the move created)
+    lewat    round, payer, payee (seats), payer_id, payee_id (players), amount, shortfall
+    round    round, winner, ending, multiplier (x value), stake, field, detail (round_over event),
+             settlements: [{payer, payee, payer_id, payee_id, amount, shortfall, pips}]
+    match    options, seed (decimal string), players (id per seat), result (Outcome JSON),
+             moves: [{seat, v, action}], started_at, finished_at
+    cash_out seat, player, amount     (stack -> wallet, when a player leaves)
+
+Reading side: :class:`OutboxConsumer`, one per process, all in the consumer group ``db``. It
+finds streams through the live-tables registry (``<prefix>tables:live``) and, every few seconds,
+a SCAN for ``<prefix>t:*:outbox`` (so the last entries of a table that just closed are not
+missed). For each entry it opens a database transaction, writes the entry
+(``results.apply_entry``: idempotent by the entry's key), commits, and only then XACKs and
+XDELs it. A consumer that dies between reading and committing, or between committing and
+acknowledging, leaves the entry pending; after ``min_idle_ms`` any consumer takes it over with
+XAUTOCLAIM and writes it again, which changes nothing if it was committed. So every movement
+reaches the database exactly once. While the database is down the entries stay in Redis
+(pending or unread) and the consumer retries with backoff; play is not affected. An entry that
+can never be written (malformed, or failing ``max_attempts`` times for a reason other than the
+database being unreachable) is moved to ``<prefix>outbox:dead`` with the error, for an operator.
+
+Multi-stream XREADGROUP needs all streams in one slot, so on Redis Cluster a consumer reads
+stream by stream (``per_stream=True``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from collections.abc import Awaitable, Callable
+
+import orjson
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.services import results
+
+log = logging.getLogger("meja.outbox")
+
+GROUP = "db"
+FIELD = "e"
+TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError,
+             ConnectionError, asyncio.TimeoutError)
+
+
+def outbox_key(prefix: str, table_id: str) -> str:
+    return f"{prefix}t:{{{table_id}}}:outbox"
+
+
+def _s(x) -> str:
+    return x.decode() if isinstance(x, bytes) else x
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be reached; the entry stays pending and is retried."""
+
+
+class OutboxConsumer:
+    def __init__(self, redis: Redis, sessions: async_sessionmaker[AsyncSession], *,
+                 prefix: str = "meja:", name: str | None = None, group: str = GROUP,
+                 min_idle_ms: int = 30_000, block_ms: int = 2_000, count: int = 100,
+                 scan_every: float = 5.0, max_attempts: int = 5, per_stream: bool = False,
+                 streams: Callable[[], Awaitable[list[str]]] | None = None,
+                 fault: Callable[[str, dict], None] | None = None):
+        self.redis, self.sessions, self.prefix, self.group = redis, sessions, prefix, group
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
+        self.min_idle_ms, self.block_ms, self.count = min_idle_ms, block_ms, count
+        self.scan_every, self.max_attempts, self.per_stream = scan_every, max_attempts, per_stream
+        self.streams_fn, self.fault = streams, fault
+        self.known: set[str] = set()
+        self.ready: set[str] = set()
+        self.attempts: dict[str, int] = {}
+        self.last_scan = 0.0
+        self.applied = self.duplicates = self.dead = 0
+
+    # --- finding streams -----------------------------------------------------------------------
+    async def discover(self) -> list[str]:
+        if self.streams_fn is not None:
+            self.known.update(await self.streams_fn())
+            return sorted(self.known)
+        live = {outbox_key(self.prefix, _s(t))
+                for t in await self.redis.zrange(f"{self.prefix}tables:live", 0, -1)}
+        self.known |= live
+        if time.monotonic() - self.last_scan >= self.scan_every:
+            self.last_scan = time.monotonic()
+            async for key in self.redis.scan_iter(match=f"{self.prefix}t:*:outbox", count=500):
+                self.known.add(_s(key))
+            for key in list(self.known - live):
+                if not await self.redis.xlen(key):
+                    self.known.discard(key)  # a closed table, fully written
+                    self.ready.discard(key)
+        return sorted(self.known)
+
+    async def _ensure_group(self, key: str) -> None:
+        if key in self.ready:
+            return
+        try:
+            await self.redis.xgroup_create(key, self.group, id="0", mkstream=True)
+        except ResponseError as err:
+            if "BUSYGROUP" not in str(err):
+                raise
+        self.ready.add(key)
+
+    # --- the loop ------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Consume until cancelled; Redis or database outages are waited out with backoff."""
+        backoff = 0.2
+        while True:
+            try:
+                await self.run_once()
+                backoff = 0.2
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # noqa: BLE001 - keep consuming through outages
+                log.warning("outbox: %s; retrying in %.1fs", err, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 10.0)
+
+    async def run_once(self, block_ms: int | None = None) -> int:
+        """Reclaim stale entries, retry this consumer's pending ones, then read new ones.
+        Returns how many entries were settled (written or found already written)."""
+        keys = await self.discover()
+        if not keys:
+            await asyncio.sleep((self.block_ms if block_ms is None else block_ms) / 1000)
+            return 0
+        for key in keys:
+            await self._ensure_group(key)
+        done = 0
+        try:
+            for key in keys:
+                done += await self._reclaim(key)
+            done += await self._read(keys, "0", None)
+            done += await self._read(keys, ">", self.block_ms if block_ms is None else block_ms)
+        except ResponseError as err:
+            if "NOGROUP" in str(err):
+                self.ready.clear()  # a stream was deleted and recreated; make the groups again
+                return done
+            raise
+        return done
+
+    async def _reclaim(self, key: str) -> int:
+        done, start = 0, "0-0"
+        while True:
+            reply = await self.redis.xautoclaim(key, self.group, self.name, self.min_idle_ms,
+                                                start_id=start, count=self.count)
+            start, entries = _s(reply[0]), reply[1]
+            for entry_id, fields in entries:
+                if fields:  # None: deleted while pending
+                    done += await self._handle(key, entry_id, fields)
+                else:
+                    await self.redis.xack(key, self.group, entry_id)
+            if start == "0-0":
+                return done
+
+    async def _read(self, keys: list[str], start: str, block: int | None) -> int:
+        groups = [keys] if not self.per_stream else [[k] for k in keys]
+        done = 0
+        for some in groups:
+            reply = await self.redis.xreadgroup(self.group, self.name, {k: start for k in some},
+                                                count=self.count, block=block)
+            for key, entries in reply or ():
+                for entry_id, fields in entries:
+                    if fields:
+                        done += await self._handle(_s(key), entry_id, fields)
+        return done
+
+    async def _handle(self, key: str, entry_id, fields: dict) -> int:
+        raw = fields.get(FIELD, fields.get(FIELD.encode()))
+        try:
+            entry = orjson.loads(raw)
+        except (orjson.JSONDecodeError, TypeError) as err:
+            await self._bury(key, entry_id, raw, f"not JSON: {err}")
+            return 1
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+            await self._bury(key, entry_id, raw, "not an object with a string key")
+            return 1
+        if self.fault:
+            self.fault("read", entry)
+        try:
+            async with self.sessions.begin() as session:
+                written = await results.apply_entry(session, entry)
+        except TRANSIENT as err:
+            raise DatabaseUnavailable(f"database unavailable: {err}") from err
+        except Exception as err:  # noqa: BLE001 - counted, then dead-lettered
+            tries = self.attempts.get(entry["key"], 0) + 1
+            if tries >= self.max_attempts or isinstance(err, results.BadEntry):
+                await self._bury(key, entry_id, raw, repr(err))
+                return 1
+            self.attempts[entry["key"]] = tries
+            raise
+        if self.fault:
+            self.fault("commit", entry)
+        self.attempts.pop(entry["key"], None)
+        if written:
+            self.applied += 1
+        else:
+            self.duplicates += 1
+        await self._ack(key, entry_id)
+        return 1
+
+    async def _ack(self, key: str, entry_id) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xack(key, self.group, entry_id)
+            pipe.xdel(key, entry_id)
+            await pipe.execute()
+
+    async def _bury(self, key: str, entry_id, raw, error: str) -> None:
+        log.error("outbox: entry %s of %s moved to the dead letters: %s", entry_id, key, error)
+        self.dead += 1
+        await self.redis.xadd(f"{self.prefix}outbox:dead",
+                              {"stream": key, "id": _s(entry_id), FIELD: raw or "",
+                               "error": error[:500]})
+        await self._ack(key, entry_id)
+
+    async def backlog(self) -> int:
+        """Entries not yet written to the database (acknowledged entries are deleted)."""
+        return sum([await self.redis.xlen(k) for k in await self.discover()])
