@@ -1,0 +1,153 @@
+"""Mexican Train turns: which plays are legal and what each action does (T-5 .. T-13).
+
+A turn is a short sequence of steps by one seat, all through ``apply``: plays, at most one
+draw per play owed, and an ending (the turn ends by itself after a single play, or with
+``pass`` = marker out, or ``end_turn`` after a first-turn run). State fields ``run``,
+``played``, ``extra`` and ``drawn`` describe where the seat is inside its turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import tiles as T
+from ..base import JSON, Action, Step
+from .model import (
+    DRAW,
+    END_TURN,
+    LAST_EVENTS,
+    MEXICAN,
+    PASS,
+    Draw,
+    Pass,
+    Play,
+    State,
+    deal_round,
+)
+
+
+def available(s: State, seat: int) -> tuple[int, ...]:
+    """The trains ``seat`` may play on now (T-6, T-7, T-9)."""
+    if s.uncovered and not (s.extra and s.options["doubles"] == "chain"):
+        return (s.uncovered[0],)  # the oldest uncovered double closes every other train
+    if s.first_turn[seat] and s.options["first_turn_multi"]:
+        return (seat,)
+    n = s.n
+    return tuple(k for k in range(n + 1) if k in (seat, n) or s.markers[k])
+
+
+def plays(s: State, seat: int, tiles) -> list[Play]:
+    out = []
+    for k in available(s, seat):
+        end, name = s.end(k), s.train_name(k)
+        out.extend(Play(t, name) for t in tiles if t[0] == end or t[1] == end)
+    return out
+
+
+def legal(s: State, seat: int) -> tuple[Action, ...]:
+    if s.turn != seat:
+        return ()
+    if s.drawn is not None:  # T-8: the drawn tile is played if it fits, else the marker goes out
+        return tuple(plays(s, seat, (s.drawn,))) or (PASS,)
+    found = plays(s, seat, s.hands[seat])
+    if found:
+        if s.run and s.played and not s.extra:
+            found.append(END_TURN)
+        return tuple(found)
+    return (DRAW,) if s.boneyard else (PASS,)
+
+
+def train_index(s: State, name: int | str) -> int:
+    return s.n if name == MEXICAN else name
+
+
+def apply(s: State, seat: int, action: Action) -> Step:
+    if isinstance(action, Play):
+        return _play(s, seat, action)
+    if isinstance(action, Draw):
+        top = s.boneyard[0]
+        hands = list(s.hands)
+        hands[seat] = T.sort_hand(hands[seat] + (top,))
+        new = dataclasses.replace(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top,
+                                  run=False)
+        return _step(new, ({"type": "drew", "seat": seat},))
+    if isinstance(action, Pass):
+        markers = list(s.markers)
+        markers[seat] = True
+        passes = 0 if s.boneyard else s.passes + 1
+        new = dataclasses.replace(s, markers=tuple(markers), passes=passes)
+        return _end_turn(new, seat, [{"type": "passed", "seat": seat, "marker": True}])
+    return _end_turn(s, seat, [{"type": "ended_turn", "seat": seat}])
+
+
+def _play(s: State, seat: int, action: Play) -> Step:
+    t, k = action.tile, train_index(s, action.train)
+    end = s.end(k)
+    trains = list(s.trains)
+    trains[k] = trains[k] + ((end, T.other_end(t, end)),)
+    hands = list(s.hands)
+    hands[seat] = T.remove(hands[seat], t)
+    markers = list(s.markers)
+    event: JSON = {"type": "played", "seat": seat, "tile": T.to_json(t), "train": action.train}
+    if k == seat and markers[seat]:  # T-5: only the owner's own play lifts the marker
+        markers[seat] = False
+        event["marker_removed"] = True
+    uncovered = tuple(x for x in s.uncovered if x != k)  # any play on a double covers it
+    double = T.is_double(t)
+    if double:
+        uncovered += (k,)
+    new = dataclasses.replace(
+        s, trains=tuple(trains), hands=tuple(hands), markers=tuple(markers), drawn=None,
+        played=s.played + 1, uncovered=uncovered, passes=0, extra=double,
+    )
+    events = [event]
+    if not hands[seat]:  # T-10: going out, even on a double
+        others_first = any(f for x, f in enumerate(s.first_turn) if x != seat)
+        if not others_first:
+            return _round_over(new, "out", events)
+        return _end_turn(new, seat, events)  # the others still take their first turn
+    if double or (new.run and plays(new, seat, hands[seat])):
+        return _step(new, tuple(events))  # the extra play of a double, or the run goes on
+    return _end_turn(new, seat, events)
+
+
+def _end_turn(s: State, seat: int, events: list[JSON]) -> Step:
+    n = s.n
+    first = list(s.first_turn)
+    first[seat] = False
+    if s.passes >= n:  # T-11: everyone passed in turn with the boneyard empty
+        return _round_over(s, "blocked", events)
+    nxt = (seat + 1) % n
+    if not first[nxt] and any(not h for h in s.hands):  # T-10: first turns are all taken
+        return _round_over(s, "out", events)
+    new = dataclasses.replace(
+        s, turn=nxt, first_turn=tuple(first), played=0, extra=False, drawn=None,
+        run=s.options["first_turn_multi"] and first[nxt] and not s.uncovered,
+    )
+    return _step(new, tuple(events))
+
+
+def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
+    """T-12: each player scores the pips left in hand (0 for who went out); T-13 deals on."""
+    scores = [T.hand_pips(h) for h in s.hands]
+    totals = [a + b for a, b in zip(s.totals, scores, strict=True)]
+    record = {"round": s.round_no, "engine": s.engine, "ending": ending,
+              "out": [x for x, h in enumerate(s.hands) if not h],
+              "scores": scores, "totals": totals}
+    log = s.rounds_log + (record,)
+    events.append({"type": "round_over", **record, "hands": [T.hand_json(h) for h in s.hands]})
+    if s.round_no < s.options["rounds"]:
+        new, dealt = deal_round(s.options, s.n, s.seed, s.round_no + 1, totals, log)
+        return Step(new, (*events, *dealt))
+    best = min(totals)
+    result = {"winners": [x for x, v in enumerate(totals) if v == best], "totals": totals,
+              "rounds": [dict(r) for r in log]}
+    events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
+    final = dataclasses.replace(s, turn=None, totals=tuple(totals), rounds_log=log,
+                                drawn=None, result=result)
+    return _step(final, tuple(events))
+
+
+def _step(s: State, events: tuple[JSON, ...]) -> Step:
+    last = (s.last_events + events)[-LAST_EVENTS:]
+    return Step(dataclasses.replace(s, last_events=last), events)
