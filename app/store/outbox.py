@@ -75,6 +75,8 @@ class OutboxConsumer:
                  scan_every: float = 5.0, max_attempts: int = 5, per_stream: bool = False,
                  streams: Callable[[], Awaitable[list[str]]] | None = None,
                  fault: Callable[[str, dict], None] | None = None):
+        """``fault(stage, entry)`` is a test hook called at the stages "read", "write" (inside
+        the uncommitted transaction) and "commit" (committed, not acknowledged)."""
         self.redis, self.sessions, self.prefix, self.group = redis, sessions, prefix, group
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
         self.min_idle_ms, self.block_ms, self.count = min_idle_ms, block_ms, count
@@ -192,6 +194,8 @@ class OutboxConsumer:
         try:
             async with self.sessions.begin() as session:
                 written = await results.apply_entry(session, entry)
+                if self.fault:
+                    self.fault("write", entry)  # written, not yet committed
         except TRANSIENT as err:
             raise DatabaseUnavailable(f"database unavailable: {err}") from err
         except Exception as err:  # noqa: BLE001 - counted, then dead-lettered

@@ -1,0 +1,177 @@
+"""Exactly once: the outbox consumer survives being killed at the worst moments, duplicate
+deliveries and a database outage, and every movement lands in the database once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from sqlalchemy import func, select
+
+from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
+from app.db.session import make_engine, make_sessionmaker
+from app.services import money
+from app.store.outbox import GROUP, DatabaseUnavailable, OutboxConsumer
+from tests.db import fixtures
+from tests.money.sim import SimTable, drain
+
+SEEDS = [0, 4, 5, 7, 28]
+
+
+class Killed(BaseException):
+    """Stands for the process dying: nothing after it runs (no rollback handler, no ack)."""
+
+
+async def counts(sessions) -> dict[str, int]:
+    async with sessions() as s:
+        out = {}
+        for model in (LedgerTxn, LedgerEntry, LewatPayment, Bet, Round, Match, Move):
+            out[model.__tablename__] = (await s.execute(
+                select(func.count()).select_from(model))).scalar()
+        return out
+
+
+async def new_table(redis, sessions, prefix, stack=5000) -> SimTable:
+    table = SimTable(redis, sessions, prefix, stake=10)
+    await table.open()
+    for seat in range(4):
+        p = await money.register_player(sessions, f"p{seat}", grant=stack)
+        await table.sit(seat, p.id, stack)
+    return table
+
+
+async def reference_counts(redis, sessions_factory, tmp_path, prefix) -> dict[str, int]:
+    """What the same play writes when nothing goes wrong (a fresh database)."""
+    engine, cleanup = await fixtures.new_engine(tmp_path)
+    try:
+        sessions = make_sessionmaker(engine)
+        table = await new_table(redis, sessions, prefix + "ref:")
+        for seed in SEEDS:
+            await table.play_round(seed, "bet")
+        await drain(OutboxConsumer(redis, sessions, prefix=prefix + "ref:"))
+        return await counts(sessions)
+    finally:
+        await cleanup()
+
+
+def killer(stage: str, at: int):
+    seen = {"n": 0}
+
+    def fault(where: str, entry: dict) -> None:
+        if where == stage:
+            seen["n"] += 1
+            if seen["n"] == at:
+                raise Killed(f"killed at {stage} of {entry['key']}")
+    return fault
+
+
+@pytest.mark.parametrize("stage", ["read", "write", "commit"])
+async def test_consumer_killed_before_commit_or_before_ack_loses_and_doubles_nothing(
+        redis, sessions, prefix, tmp_path, stage):
+    expected = await reference_counts(redis, sessions, tmp_path, prefix)
+    table = await new_table(redis, sessions, prefix)
+    for seed in SEEDS:
+        await table.play_round(seed, "bet")
+    dying = OutboxConsumer(redis, sessions, prefix=prefix, name="dying",
+                           fault=killer(stage, 3), min_idle_ms=60_000)
+    with pytest.raises(Killed):
+        for _ in range(50):
+            await dying.run_once(block_ms=1)
+    pending = await redis.xpending(table.stream, GROUP)
+    assert pending["pending"] >= 1 and pending["consumers"][0]["name"] in ("dying", b"dying")
+    # the survivor takes the dead consumer's entries over once they are idle long enough
+    survivor = OutboxConsumer(redis, sessions, prefix=prefix, name="survivor", min_idle_ms=1)
+    await drain(survivor)
+    assert (await redis.xpending(table.stream, GROUP))["pending"] == 0
+    assert await counts(sessions) == expected
+    assert survivor.duplicates == (1 if stage == "commit" else 0)
+    assert (await money.audit(sessions))["ok"]
+
+
+async def test_the_same_entry_delivered_twice_changes_nothing(redis, sessions, prefix):
+    table = await new_table(redis, sessions, prefix)
+    for seed in SEEDS:
+        await table.play_round(seed, "normal")
+    entries = [fields["e"] for _, fields in await redis.xrange(table.stream)]
+    consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+    await drain(consumer)
+    once = await counts(sessions)
+    audit_once = await money.audit(sessions)
+    for e in entries:  # every entry again, as a redelivery would bring it
+        await redis.xadd(table.stream, {"e": e})
+    await drain(consumer)
+    assert await counts(sessions) == once
+    assert consumer.duplicates == len(entries) and consumer.applied == len(entries)
+    assert await money.audit(sessions) == audit_once
+
+
+async def test_database_down_while_rounds_finish_then_everything_lands_once(
+        redis, sessions, prefix, tmp_path):
+    expected = await reference_counts(redis, sessions, tmp_path, prefix)
+    table = await new_table(redis, sessions, prefix)
+    if fixtures.ON_PG:
+        down = make_engine("postgresql://postgres@127.0.0.1:1/test")
+    else:
+        down = make_engine(f"sqlite:///{tmp_path}")  # a directory: the file cannot be opened
+    consumer = OutboxConsumer(redis, make_sessionmaker(down), prefix=prefix)
+    for seed in SEEDS:  # play goes on; the consumer keeps failing
+        await table.play_round(seed, "bet")
+        with pytest.raises(DatabaseUnavailable):
+            await consumer.run_once(block_ms=1)
+    n_entries = await redis.xlen(table.stream)
+    assert n_entries > len(SEEDS) and await consumer.backlog() == n_entries
+    assert (await counts(sessions))["lewat_payment"] == 0
+    await down.dispose()
+    consumer.sessions = sessions  # the database is back
+    await drain(consumer)
+    assert await counts(sessions) == expected
+    assert consumer.applied == n_entries
+    assert (await money.audit(sessions))["ok"]
+
+
+CRASH_SCRIPT = """
+import asyncio, os, sys
+import redis.asyncio as aioredis
+from app.db.session import make_engine, make_sessionmaker
+from app.store.outbox import OutboxConsumer
+url, schema, redis_arg, prefix = sys.argv[1:5]
+def fault(stage, entry):
+    if stage == "commit":
+        os._exit(9)  # die after the commit, before the acknowledgement
+async def main():
+    r = (aioredis.Redis.from_url(redis_arg) if "://" in redis_arg
+         else aioredis.Redis(unix_socket_path=redis_arg))
+    engine = make_engine(url, schema=schema or None)
+    c = OutboxConsumer(r, make_sessionmaker(engine), prefix=prefix, name="doomed", fault=fault)
+    while True:
+        await c.run_once(block_ms=10)
+asyncio.run(main())
+"""
+
+
+async def test_a_process_killed_between_commit_and_ack(redis, engine, sessions, prefix,
+                                                      redis_url_or_socket):
+    table = await new_table(redis, sessions, prefix)
+    await table.play_round(SEEDS[0], "bet")
+    before = await counts(sessions)
+    url = engine.url.render_as_string(hide_password=False)
+    schema = ""
+    if fixtures.ON_PG:
+        async with engine.connect() as conn:
+            schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
+    redis_arg = redis_url_or_socket.get("url") or redis_url_or_socket["unix_socket_path"]
+    done = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix],
+                          capture_output=True, text=True, timeout=60,
+                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    assert done.returncode == 9, done.stderr
+    after_crash = await counts(sessions)
+    assert after_crash["ledger_txn"] == before["ledger_txn"] + 1  # committed, never acked
+    # the whole batch it had read stays pending to the dead consumer
+    assert (await redis.xpending(table.stream, GROUP))["pending"] == await redis.xlen(table.stream)
+    survivor = OutboxConsumer(redis, sessions, prefix=prefix, min_idle_ms=1)
+    await drain(survivor)
+    assert survivor.duplicates == 1
+    assert (await counts(sessions))["match"] == 1
+    assert (await money.audit(sessions))["ok"]
