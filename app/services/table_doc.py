@@ -1,0 +1,230 @@
+"""The table document and its pure transitions (no I/O): seats, dealing, moves, clocks, messages.
+
+A table document is a JSON-ready dict kept in Redis next to its version:
+
+    id, game, n_seats, options (the ruleset's parsed options, without table-managed ones),
+    turn_seconds, stake (None when the game is not played for chips), chips (bool),
+    status: "waiting" | "playing" | "over" (a finished match offers a rematch),
+    seats: [None | {player, name, bot, away, timeouts, stack, sit, leaving, rematch}],
+    match_no, players (game seat -> table seat of the current state), seed, state (dumped),
+    match_options (what ``new_state`` got: with ``seed`` and the log it rebuilds the match),
+    result (the last outcome), clock: None | {kind: "turn"|"bot"|"next", at (ms), seat, v}
+
+Everything game specific goes through the ruleset, so every game is served by this one module.
+A ruleset whose options carry ``stacks`` is played for chips, one state per round (Gaple, G-12):
+the table fills in each round's ``stacks`` (and ``previous_winner``) from its seats, deals rounds
+while at least two seated players hold a stake, and adds each round's score deltas to the seats'
+stacks. Any other ruleset plays one state per match, then the table offers a rematch.
+
+Readings taken where the issue leaves room:
+- A match starts when every seat is taken (bots count) and at least one human sits; a chips
+  table deals when at least two seated players hold a stake (busted seats sit the round out).
+  Tables with no human left do not start anything new.
+- Leaving during a match (a round at chips tables) hands the seat to the bot until it ends; the
+  seat is freed then. Bots that cannot cover a stake leave between rounds.
+- O-4 forced moves and every bot/away/timeout move are applied by ``play``, the same function a
+  player's move goes through, and logged with who made them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games import bots
+from app.games.base import Action, Ruleset
+from app.games.rng import rng_for
+
+Doc = dict[str, Any]
+TABLE_MANAGED = ("stacks", "previous_winner")
+
+
+class Change:
+    """What one compare-and-set writes: the new document plus its events, log and state."""
+
+    def __init__(self, doc: Doc, state: Any = None):
+        self.doc = doc
+        self.state = state
+        self.events: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []
+        self.steps: list[Any] = []  # the rules steps applied, for the outbox
+        self.vacated: list[tuple[int, dict]] = []  # (table seat, seat) freed by this change
+
+
+def new_doc(tid: str, game: str, n_seats: int, options: dict, turn_seconds: int,
+            created_ms: int) -> Doc:
+    chips = "stacks" in options
+    return {
+        "id": tid, "game": game, "n_seats": n_seats, "turn_seconds": turn_seconds,
+        "options": {k: v for k, v in options.items() if k not in TABLE_MANAGED},
+        "chips": chips, "stake": options.get("stake") if chips else None,
+        "status": "waiting", "seats": [None] * n_seats, "match_no": 0, "players": [],
+        "seed": None, "match_options": None, "state": None, "result": None, "clock": None,
+        "created": created_ms,
+    }
+
+
+def begin(doc: Doc, state: Any = None) -> Change:
+    """A change on a copy of the document (only seats are edited in place; the rest is
+    replaced, so a shallow copy of them is enough and the dumped state is not copied)."""
+    new = dict(doc)
+    new["seats"] = [dict(s) if s else None for s in doc["seats"]]
+    return Change(new, state)
+
+
+def seat_of(doc: Doc, pid: Any) -> int | None:
+    for n, seat in enumerate(doc["seats"]):
+        if seat and not seat["bot"] and seat["player"] == pid:
+            return n
+    return None
+
+
+def game_seat(doc: Doc, table_seat: int | None) -> int | None:
+    if table_seat is None or doc["status"] != "playing" or table_seat not in doc["players"]:
+        return None
+    return doc["players"].index(table_seat)
+
+
+def human_seated(doc: Doc) -> bool:
+    return any(s and not s["bot"] and not s["leaving"] for s in doc["seats"])
+
+
+def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int) -> dict:
+    return {"player": pid, "name": name, "bot": bot, "away": False, "timeouts": 0,
+            "stack": stack, "sit": sit, "leaving": False, "rematch": False}
+
+
+# --- dealing ---------------------------------------------------------------------------------
+def dealable(doc: Doc) -> list[int] | None:
+    """The table seats the next match/round would deal to, or None when it cannot start."""
+    if doc["status"] == "playing" or not human_seated(doc):
+        return None
+    seats = doc["seats"]
+    if doc["chips"]:
+        ready = [n for n, s in enumerate(seats)
+                 if s and not s["leaving"] and (s["stack"] or 0) >= doc["stake"]]
+        return ready if len(ready) >= 2 else None
+    if any(s is None or s["leaving"] for s in seats):
+        return None
+    if doc["status"] == "over" and not all(s["rematch"] for s in seats if not s["bot"]):
+        return None
+    return list(range(len(seats)))
+
+
+def deal(ch: Change, rs: Ruleset, seed: int, players: list[int], v_next: int) -> None:
+    doc = ch.doc
+    opts = dict(doc["options"])
+    if doc["chips"]:
+        opts["stacks"] = [doc["seats"][p]["stack"] for p in players]
+        last = (doc["result"] or {}).get("winner_seat")
+        opts["previous_winner"] = players.index(last) if last in players else None
+    ch.state = rs.new_state(opts, len(players), seed)
+    doc.update(status="playing", players=players, seed=seed, match_no=doc["match_no"] + 1,
+               result=None, match_options=opts, state=rs.dump(ch.state))
+    for s in doc["seats"]:
+        if s:
+            s["rematch"] = False
+    ch.events.append({"type": "match_started", "match_no": doc["match_no"], "players": players})
+    forced(ch, rs, v_next)
+
+
+# --- moves -----------------------------------------------------------------------------------
+def play(ch: Change, rs: Ruleset, gseat: int, action: Action, by: str, v_next: int) -> None:
+    """Apply one action (raises GameError when it is refused), then the O-4 forced moves."""
+    step = rs.apply(ch.state, gseat, action)
+    _record(ch, rs, step, gseat, action, by, v_next)
+    forced(ch, rs, v_next)
+
+
+def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
+    """RULES.md O-4: while a pass or a draw is the only move, apply it at once."""
+    while ch.state is not None and ch.doc["status"] == "playing":
+        action = rs.forced_action(ch.state)
+        if action is None:
+            return
+        gseat = rs.to_act(ch.state)
+        _record(ch, rs, rs.apply(ch.state, gseat, action), gseat, action, "forced", v_next)
+
+
+def _record(ch: Change, rs: Ruleset, step, gseat: int, action: Action, by: str,
+            v_next: int) -> None:
+    ch.state = step.state
+    ch.steps.append(step)
+    ch.events.extend(step.events)
+    ch.log.append({"v": v_next, "match_no": ch.doc["match_no"], "seat": gseat,
+                   "action": action.to_json(), "by": by})
+    ch.doc["state"] = rs.dump(step.state)
+    if rs.to_act(step.state) is None:
+        _finish(ch, rs)
+
+
+def _finish(ch: Change, rs: Ruleset) -> None:
+    doc = ch.doc
+    outcome = rs.outcome(ch.state)
+    result = outcome.to_json()
+    result["winner_seat"] = doc["players"][outcome.winners[0]] if outcome.winners else None
+    doc.update(status="over", result=result)
+    if doc["chips"]:
+        for gseat, delta in enumerate(outcome.scores):
+            doc["seats"][doc["players"][gseat]]["stack"] += delta
+    ch.events.append({"type": "table_over", "match_no": doc["match_no"],
+                      "winners": [doc["players"][w] for w in outcome.winners]})
+    for n, s in enumerate(doc["seats"]):
+        if s and (s["leaving"] or (doc["chips"] and s["bot"] and s["stack"] < doc["stake"])):
+            vacate(ch, n)
+
+
+def vacate(ch: Change, n: int) -> None:
+    ch.vacated.append((n, ch.doc["seats"][n]))
+    ch.doc["seats"][n] = None
+    ch.events.append({"type": "left", "table_seat": n})
+
+
+def bot_action(game: str, view: dict, seed: int, v: int) -> dict:
+    """The bot's choice for a seat, seeded by the match seed and the version (replayable)."""
+    rng = rng_for(seed, "bot", v)
+    try:
+        return bots.choose(game, view, rng)
+    except ModuleNotFoundError:  # a game whose bot is not written yet plays randomly
+        return bots.random_legal(view, random.Random(rng.random()))
+
+
+# --- clocks ----------------------------------------------------------------------------------
+def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
+               bot_delay: float, round_pause: float) -> dict | None:
+    """O-3: the deadline of the seat to act (a bot's short delay for bots and away players), or
+    the pause before a chips table's next round."""
+    if doc["status"] == "playing":
+        gseat = rs.to_act(state)
+        n = doc["players"][gseat]
+        seat = doc["seats"][n]
+        if seat["bot"] or seat["away"] or seat["leaving"]:
+            return {"kind": "bot", "at": now_ms + int(bot_delay * 1000), "seat": n, "v": v_next}
+        at = now_ms + doc["turn_seconds"] * 1000
+        return {"kind": "turn", "at": at, "seat": n, "v": v_next}
+    if doc["chips"] and dealable(doc):
+        return {"kind": "next", "at": now_ms + int(round_pause * 1000), "seat": None, "v": v_next}
+    return None
+
+
+# --- what clients see ------------------------------------------------------------------------
+def summary(doc: Doc, v: int) -> dict[str, Any]:
+    seats = []
+    for n, s in enumerate(doc["seats"]):
+        if s is None:
+            seats.append({"seat": n, "name": None, "player_id": None, "bot": False,
+                          "away": False, "stack": None, "leaving": False})
+        else:
+            seats.append({"seat": n, "name": s["name"], "player_id": s["player"],
+                          "bot": s["bot"], "away": s["away"], "stack": s["stack"],
+                          "leaving": s["leaving"], "rematch": s["rematch"]})
+    clock = doc["clock"]
+    return {
+        "id": doc["id"], "game": doc["game"], "v": v, "n_seats": doc["n_seats"],
+        "options": doc["options"], "stake": doc["stake"], "turn_seconds": doc["turn_seconds"],
+        "status": doc["status"], "match_no": doc["match_no"], "players": doc["players"],
+        "seats": seats, "open_seats": sum(s is None for s in doc["seats"]),
+        "deadline": clock["at"] if clock and clock["kind"] == "turn" else None,
+        "clock": clock and {"kind": clock["kind"], "at": clock["at"], "seat": clock["seat"]},
+        "result": doc["result"],
+    }

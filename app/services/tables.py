@@ -1,0 +1,440 @@
+"""Table lifecycle and moves: the one service path every game, player, bot and clock goes through.
+
+Every change is ``_change(tid, build)``: take the table's snapshot (the process cache when it is
+known to be current), let ``build`` produce the new document with the pure functions of
+``table_doc`` (which call the ruleset), and write it with one compare-and-set (store.cas). A
+lost race is built again once on the table as the script returned it, then answered ``stale``.
+After a successful write, a bot's turn or a chips table's next round is run by a local task
+after the configured delay; the Redis clock set is the backstop any process sweeps (clocks.py).
+
+Seams for chips & records (CONTRACTS.md): ``_buy_in`` is called before a seat is taken and
+``_outbox`` turns each change into outbox entries written by the same compare-and-set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from app.config import Settings
+from app.games import registry
+from app.games.errors import BadOptions, GameError, IllegalAction
+from app.games.rng import new_seed
+from app.store.tables import CasResult, Snapshot, TableStore
+
+from . import table_doc as D
+
+log = logging.getLogger(__name__)
+
+
+class TableError(Exception):
+    """A refused lobby request: HTTP ``status``, a stable ``code``, and the ``field`` for 422."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.field = status, code, message, field
+
+
+def _not_found(tid: str) -> TableError:
+    return TableError(404, "not_found", f"no table {tid}")
+
+
+class TableService:
+    def __init__(self, settings: Settings, store: TableStore, *,
+                 seeds: Callable[[str, int], int] | None = None):
+        self.settings = settings
+        self.store = store
+        self.seeds = seeds or (lambda tid, match_no: new_seed())
+        self.tasks: set[asyncio.Task] = set()
+
+    @staticmethod
+    def now_ms() -> int:
+        return int(time.time() * 1000)
+
+    # --- lobby ---------------------------------------------------------------------------------
+    async def create(self, game: str, n_seats: int, options: dict, turn_seconds: int | None
+                     ) -> dict:
+        try:
+            rs = registry.get_ruleset(game)
+            rs.check_seats(n_seats)
+            for key in options:
+                if key in D.TABLE_MANAGED:
+                    raise BadOptions(key, "is set by the table, not by its creator")
+            parsed = rs.parse_options(options, n_seats)
+        except BadOptions as e:
+            field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
+            raise TableError(422, "bad_options", e.message, field) from e
+        tid = secrets.token_hex(5)
+        doc = D.new_doc(tid, game, n_seats, parsed, turn_seconds or self.settings.turn_seconds,
+                        self.now_ms())
+        res = await self.store.cas(tid, 0, doc, events=[{"type": "created"}],
+                                   live=str(doc["created"]))
+        return D.summary(doc, res.v)
+
+    async def get(self, tid: str) -> dict:
+        snap = await self._snap(tid)
+        return self.summary(snap)
+
+    async def list(self, *, game: str | None, stake: int | None, open_seats: bool,
+                   page: int, per_page: int) -> dict:
+        snaps = await self.store.load_many(await self.store.live_tables())
+        items = [self.summary(s) for s in snaps]
+        items = [t for t in items if (game is None or t["game"] == game)
+                 and (stake is None or t["stake"] == stake)
+                 and (not open_seats or t["open_seats"] > 0)]
+        start = (page - 1) * per_page
+        return {"items": items[start:start + per_page], "page": page, "per_page": per_page,
+                "total": len(items)}
+
+    async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
+        snap = await self._snap(tid)
+        doc = snap.doc
+        if not 0 <= n < doc["n_seats"]:
+            raise TableError(404, "no_seat", f"table {tid} has no seat {n}")
+        if D.seat_of(doc, player["id"]) is not None:
+            raise TableError(409, "already_seated", "you already sit at this table")
+        if doc["seats"][n] is not None:
+            raise TableError(409, "seat_taken", f"seat {n} is taken")
+        stack = None
+        if doc["chips"]:
+            stack = self.settings.default_stack if buy_in is None else buy_in
+            if stack < doc["stake"]:
+                raise TableError(422, "bad_buy_in", "the buy-in must cover one stake", "buy_in")
+            await self._buy_in(player["id"], tid, n, stack, snap.v + 1)
+
+        def build(snap: Snapshot, v_next: int) -> D.Change:
+            if snap.doc["seats"][n] is not None:
+                raise TableError(409, "seat_taken", f"seat {n} is taken")
+            ch = D.begin(snap.doc, self._state(snap))
+            ch.doc["seats"][n] = D.make_seat(player["id"], player["name"], bot=False,
+                                             stack=stack, sit=v_next)
+            ch.events.append({"type": "seated", "table_seat": n, "name": player["name"]})
+            self._maybe_deal(ch, v_next)
+            return ch
+
+        res, _ = await self._change(tid, build, snap=snap)
+        return self.summary(res.current)
+
+    async def leave(self, player: dict, tid: str, n: int) -> dict:
+        def build(snap: Snapshot, v_next: int) -> D.Change:
+            doc = snap.doc
+            if not 0 <= n < doc["n_seats"] or D.seat_of(doc, player["id"]) != n:
+                raise TableError(409, "not_seated", f"you do not sit in seat {n}")
+            ch = D.begin(doc, self._state(snap))
+            if D.game_seat(doc, n) is not None:  # in the match: the bot plays it to the end
+                ch.doc["seats"][n]["leaving"] = True
+                ch.events.append({"type": "leaving", "table_seat": n})
+            else:
+                D.vacate(ch, n)
+            if not D.human_seated(ch.doc) and ch.doc["status"] != "playing":
+                for m, seat in enumerate(ch.doc["seats"]):
+                    if seat and seat["bot"]:
+                        D.vacate(ch, m)
+            return ch
+
+        res, _ = await self._change(tid, build)
+        return self.summary(res.current)
+
+    async def add_bots(self, player: dict, tid: str) -> dict:
+        def build(snap: Snapshot, v_next: int) -> D.Change:
+            ch = D.begin(snap.doc, self._state(snap))
+            stack = self.settings.bot_stack if ch.doc["chips"] else None
+            for n, seat in enumerate(ch.doc["seats"]):
+                if seat is None:
+                    ch.doc["seats"][n] = D.make_seat(f"bot:{n}", f"Bot {n + 1}", bot=True,
+                                                     stack=stack, sit=v_next)
+                    ch.events.append({"type": "seated", "table_seat": n, "bot": True})
+            self._maybe_deal(ch, v_next)
+            return ch
+
+        res, _ = await self._change(tid, build)
+        return self.summary(res.current)
+
+    async def rematch(self, player: dict, tid: str) -> dict:
+        def build(snap: Snapshot, v_next: int) -> D.Change:
+            n = D.seat_of(snap.doc, player["id"])
+            if n is None or snap.doc["status"] != "over":
+                raise TableError(409, "no_rematch", "only a seated player, once the match is over")
+            ch = D.begin(snap.doc, self._state(snap))
+            ch.doc["seats"][n]["rematch"] = True
+            ch.events.append({"type": "rematch", "table_seat": n})
+            self._maybe_deal(ch, v_next)
+            return ch
+
+        res, _ = await self._change(tid, build)
+        return self.summary(res.current)
+
+    async def quick_join(self, player: dict, game: str) -> dict:
+        """An open seat at a fitting table (default options), else a new table full of bots."""
+        snaps = await self.store.load_many(await self.store.live_tables())
+        for snap in snaps:
+            doc = snap.doc
+            if (doc["game"] == game and None in doc["seats"] and D.human_seated(doc)
+                    and D.seat_of(doc, player["id"]) is None
+                    and (doc["chips"] or doc["status"] == "waiting")):
+                n = doc["seats"].index(None)
+                try:
+                    return {"table": await self.sit(player, doc["id"], n, None), "seat": n}
+                except TableError:
+                    continue
+        rs = self._ruleset(game)
+        table = await self.create(game, max(rs.min_seats, min(4, rs.max_seats)), {}, None)
+        await self.sit(player, table["id"], 0, None)
+        return {"table": await self.add_bots(player, table["id"]), "seat": 0}
+
+    # --- moves ---------------------------------------------------------------------------------
+    async def act(self, tid: str, pid: Any, cmd: str, v: int, raw: Any) -> dict:
+        """A player's move: ``ack`` or ``error`` (never applied twice for one command id)."""
+        snap = await self.store.snapshot(tid)
+        if snap is not None and v > snap.v:
+            snap = await self.store.load(tid)
+        if snap is None:
+            return _error(cmd, "not_found", f"no table {tid}")
+        if v != snap.v:
+            first = await self.store.command_result(tid, cmd)
+            if first is not None:
+                return {"type": "ack", "cmd": cmd, "v": first}
+            return _error(cmd, "stale", f"the table is at version {snap.v}, not {v}")
+        n = D.seat_of(snap.doc, pid)
+        gseat = D.game_seat(snap.doc, n)
+        if gseat is None or snap.doc["seats"][n]["leaving"]:
+            return _error(cmd, "not_your_turn", "you have no seat in a match being played")
+        rs = self._ruleset(snap.doc["game"])
+        try:
+            action = rs.parse_action(raw)
+        except IllegalAction as e:
+            return _error(cmd, e.code, e.message)
+
+        def build(snap: Snapshot, v_next: int) -> D.Change:
+            ch = D.begin(snap.doc, self._state(snap))
+            seat = ch.doc["seats"][n]
+            seat["timeouts"] = 0
+            if seat["away"]:
+                seat["away"] = False
+                ch.events.append({"type": "back", "table_seat": n})
+            D.play(ch, rs, gseat, action, "player", v_next)
+            return ch
+
+        try:
+            res, _ = await self._change(tid, build, snap=snap, cmd=cmd, retry=False)
+        except GameError as e:
+            return _error(cmd, e.code, e.message)
+        except TableError as e:
+            return _error(cmd, e.code, e.message)
+        return {"type": "ack", "cmd": cmd, "v": res.v}
+
+    async def back(self, tid: str, pid: Any) -> None:
+        """O-3: an away player who sends anything is theirs to play again."""
+        snap = await self.store.snapshot(tid)
+        n = D.seat_of(snap.doc, pid) if snap else None
+        if n is None or not snap.doc["seats"][n]["away"]:
+            return
+
+        def build(snap: Snapshot, v_next: int) -> D.Change | None:
+            ch = D.begin(snap.doc, self._state(snap))
+            seat = ch.doc["seats"][n]
+            if seat is None or not seat["away"]:
+                return None
+            seat.update(away=False, timeouts=0)
+            ch.events.append({"type": "back", "table_seat": n})
+            return ch
+
+        await self._change(tid, build, snap=snap)
+
+    async def run_clock(self, tid: str, v: int | None = None, *, claimed: bool = False) -> bool:
+        """Apply a due clock (a timeout, a bot's or away player's turn, the next round) once.
+
+        ``v``: the version the clock was set at, when known. Whoever applies it, the
+        compare-and-set against that version makes sure it happens exactly once."""
+        snap = await (self.store.load(tid) if claimed else self.store.snapshot(tid))
+        if snap is not None and v is not None and snap.v < v:
+            snap = await self.store.load(tid)
+        if snap is None or (v is not None and v != snap.v):
+            return False
+        clock = snap.doc["clock"]
+        if clock is None or clock["at"] > self.now_ms() + 5:
+            if claimed:  # the claim moved the deadline: put back the document's own
+                await self.store.set_deadline(tid, clock["at"] if clock else None)
+            return False
+
+        def build(snap: Snapshot, v_next: int) -> D.Change | None:
+            if snap.doc["clock"] != clock:
+                return None
+            ch = D.begin(snap.doc, self._state(snap))
+            if clock["kind"] == "next":
+                self._maybe_deal(ch, v_next)
+            else:
+                self._timeout(ch, clock, v_next)
+            return ch
+
+        try:
+            res, _ = await self._change(tid, build, snap=snap, retry=False)
+        except TableError:
+            return False
+        return res is not None and res.status == "ok"
+
+    def _timeout(self, ch: D.Change, clock: dict, v_next: int) -> None:
+        doc, n = ch.doc, clock["seat"]
+        rs = self._ruleset(doc["game"])
+        seat = doc["seats"][n]
+        by = "bot" if seat["bot"] or seat["away"] or seat["leaving"] else "timeout"
+        if by == "timeout":
+            seat["timeouts"] += 1
+            ch.events.append({"type": "timeout", "table_seat": n})
+            if seat["timeouts"] >= self.settings.away_after_timeouts:
+                seat["away"] = True
+                ch.events.append({"type": "away", "table_seat": n})
+        gseat = doc["players"].index(n)
+        action = rs.forced_action(ch.state)
+        if action is None:
+            raw = D.bot_action(doc["game"], rs.view(ch.state, gseat), doc["seed"], v_next)
+            action = rs.parse_action(raw)
+        D.play(ch, rs, gseat, action, by, v_next)
+
+    # --- the one write path --------------------------------------------------------------------
+    async def _change(self, tid: str, build, *, snap: Snapshot | None = None,
+                      cmd: str | None = None, retry: bool = True
+                      ) -> tuple[CasResult | None, D.Change | None]:
+        snap = snap or await self.store.snapshot(tid)
+        for attempt in range(2):
+            if snap is None:
+                raise _not_found(tid)
+            v_next = snap.v + 1
+            ch = build(snap, v_next)
+            if ch is None:
+                return None, None
+            rs = self._ruleset(ch.doc["game"])
+            clock = D.next_clock(ch.doc, rs, ch.state, self.now_ms(), v_next,
+                                 bot_delay=self.settings.bot_delay,
+                                 round_pause=self.settings.round_pause)
+            ch.doc["clock"] = clock
+            outbox = await self._outbox(tid, snap, ch, v_next)
+            res = await self.store.cas(
+                tid, snap.v, ch.doc, events=ch.events, cmd=cmd,
+                deadline_ms=clock["at"] if clock else None, log=ch.log,
+                match_no=ch.doc["match_no"], outbox=outbox)
+            if res.status == "ok":
+                res.current.memo["state"] = ch.state
+                self._schedule(tid, clock)
+                return res, ch
+            if res.status == "dup":
+                return res, None
+            if not retry or attempt:
+                raise TableError(409, "stale", "the table changed meanwhile; try again")
+            snap = res.current
+        raise AssertionError("unreachable")
+
+    def _schedule(self, tid: str, clock: dict | None) -> None:
+        """Run a bot's turn or the next round here, after its delay (the sweeper backs it up)."""
+        if clock is None or clock["kind"] == "turn":
+            return
+        delay = max(0.0, (clock["at"] - self.now_ms()) / 1000)
+        task = asyncio.get_running_loop().create_task(self._later(tid, clock["v"], delay))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _later(self, tid: str, v: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self.run_clock(tid, v)
+        except Exception:  # a failed bot turn is retried by the sweeper
+            log.exception("clock of table %s at v%s failed", tid, v)
+
+    def _maybe_deal(self, ch: D.Change, v_next: int) -> None:
+        players = D.dealable(ch.doc)
+        if players is not None:
+            rs = self._ruleset(ch.doc["game"])
+            D.deal(ch, rs, self.seeds(ch.doc["id"], ch.doc["match_no"] + 1), players, v_next)
+
+    # --- seams for chips & records -------------------------------------------------------------
+    async def _buy_in(self, pid: Any, tid: str, seat: int, amount: int, sit: int) -> None:
+        """Seam: chips & records replace this with ``money.buy_in`` (key from tid, seat, sit).
+        Until then a guest sits with the stack asked for (default ``settings.default_stack``)."""
+
+    async def _outbox(self, tid: str, before: Snapshot, ch: D.Change, v_next: int) -> list[str]:
+        """Seam: the outbox entries of this change (chips & records fill it in)."""
+        return []
+
+    # --- reading -------------------------------------------------------------------------------
+    async def _snap(self, tid: str) -> Snapshot:
+        snap = await self.store.snapshot(tid)
+        if snap is None:
+            raise _not_found(tid)
+        return snap
+
+    def _ruleset(self, game: str):
+        return registry.get_ruleset(game)
+
+    def _state(self, snap: Snapshot) -> Any:
+        if "state" not in snap.memo:
+            raw = snap.doc["state"]
+            rs = self._ruleset(snap.doc["game"])
+            snap.memo["state"] = rs.load(raw) if raw is not None else None
+        return snap.memo["state"]
+
+    def summary(self, snap: Snapshot) -> dict:
+        if "summary" not in snap.memo:
+            snap.memo["summary"] = D.summary(snap.doc, snap.v)
+        return snap.memo["summary"]
+
+    def view(self, snap: Snapshot, table_seat: int | None) -> dict | None:
+        """The rules view for a table seat (a spectator's for None or an unseated player)."""
+        state = self._state(snap)
+        if state is None:
+            return None
+        gseat = D.game_seat(snap.doc, table_seat)
+        views = snap.memo.setdefault("views", {})
+        if gseat not in views:
+            views[gseat] = self._ruleset(snap.doc["game"]).view(state, gseat)
+        return views[gseat]
+
+    def seat_of(self, tid: str, pid: Any) -> int | None:
+        snap = self.store.cache.get(tid)
+        return D.seat_of(snap.doc, pid) if snap else None
+
+    def state_message(self, snap: Snapshot, pid: Any, events: list | None) -> dict:
+        n = D.seat_of(snap.doc, pid) if pid is not None else None
+        msg = {"type": "state", "v": snap.v, "table": {**self.summary(snap), "you": n},
+               "view": self.view(snap, n), "events": events or []}
+        if events is None:
+            msg["gap"] = True
+        return msg
+
+    # --- socket delivery -----------------------------------------------------------------------
+    async def sync_message(self, tid: str, pid: Any, since: int | None) -> dict | None:
+        """A fresh ``state`` with the events after ``since`` (``gap`` when they are gone)."""
+        snap = await self.store.snapshot(tid)
+        if snap is None:
+            return None
+        events: list | None = []
+        if since is not None and since < snap.v:
+            got = await self.store.events_since(tid, since, snap.v)
+            events = None if got is None else [e for _, es in got for e in es]
+        return self.state_message(snap, pid, events)
+
+    async def fanout(self, tid: str, message: dict, socks: list) -> None:
+        """Send each local socket of the table its own view of the version just published."""
+        v = message["v"]
+        snap = await self.store.snapshot(tid)
+        if snap is not None and snap.v < v:
+            snap = await self.store.load(tid)
+        socks = [s for s in socks if 0 <= s.last_v < snap.v] if snap else []
+        if not socks:
+            return
+        low = min(s.last_v for s in socks)
+        if low == v - 1 and snap.v == v:
+            got = [(v, message["e"])]
+        else:
+            got = await self.store.events_since(tid, low, snap.v)
+        for s in socks:
+            events = None if got is None else [e for ev, es in got if ev > s.last_v for e in es]
+            s.push(self.state_message(snap, s.pid, events))
+            s.last_v = snap.v
+
+
+def _error(cmd: str | None, code: str, message: str) -> dict:
+    return {"type": "error", "cmd": cmd, "code": code, "message": message}

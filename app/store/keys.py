@@ -1,0 +1,54 @@
+"""Redis key names. Every key of one table shares the hash tag ``{table_id}`` so a table's keys sit
+in one Redis Cluster slot and one Lua script may touch them all. All keys start with the
+configured prefix (``meja:`` by default; tests use a random one each)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str
+
+    def table(self, tid: str) -> str:
+        """Hash: ``v`` (version) and ``doc`` (the JSON table document)."""
+        return f"{self.prefix}t:{{{tid}}}"
+
+    def events(self, tid: str) -> str:
+        """Capped stream, one entry per version (id ``<v>-0``) holding that version's events."""
+        return f"{self.prefix}t:{{{tid}}}:events"
+
+    def outbox(self, tid: str) -> str:
+        """Stream of chip movements / records for the database (chips & records consume it)."""
+        return f"{self.prefix}t:{{{tid}}}:outbox"
+
+    def log(self, tid: str, match_no: int) -> str:
+        """List: the action log of one match (one JSON entry per applied action)."""
+        return f"{self.prefix}t:{{{tid}}}:log:{match_no}"
+
+    def command(self, tid: str, cmd: str) -> str:
+        """The first result of a client command id (expires after a day)."""
+        return f"{self.prefix}t:{{{tid}}}:cmd:{cmd}"
+
+    def channel(self, tid: str) -> str:
+        """Pub/sub channel announcing each new version of the table."""
+        return f"{self.prefix}t:{{{tid}}}:ch"
+
+    @property
+    def clocks(self) -> str:
+        """Sorted set: table id -> next deadline (ms since the epoch)."""
+        return f"{self.prefix}clocks"
+
+    @property
+    def live(self) -> str:
+        """Sorted set: table id -> creation time (ms); the lobby and the outbox consumer read it."""
+        return f"{self.prefix}tables:live"
+
+    def player(self, pid: str) -> str:
+        return f"{self.prefix}player:{pid}"
+
+    @property
+    def control(self) -> str:
+        """A channel every hub subscribes to, so its pub/sub connection is never idle-empty."""
+        return f"{self.prefix}control"

