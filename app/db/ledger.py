@@ -1,7 +1,8 @@
 """Double-entry ledger: every chip movement is one transaction whose entries sum to zero.
 
-Accounts are strings: ``house`` (the source of grants), ``wallet:<player>`` and
-``stack:<table>:<player>`` (chips a player has on a table). A transaction carries a unique
+Accounts are strings: ``house`` (the source of grants and of the bots' stacks),
+``wallet:<player>`` and ``stack:<table>:<player>`` (chips a player has on a table; a bot's is
+``stack:<table>:bot:<seat>``). A transaction carries a unique
 idempotency key; :func:`post` inserts it with ``ON CONFLICT DO NOTHING`` and returns None when the
 key exists, so the same movement written twice (an outbox entry delivered again, a retried
 request) changes nothing — also when two writers race: the second waits for the first's commit
@@ -30,9 +31,9 @@ def wallet_account(player_id: int) -> str:
     return f"wallet:{player_id}"
 
 
-def stack_account(table_id: str, player_id: int | None, seat: int | None = None) -> str:
-    """A player's chips on a table (a seat without a player — should not happen — by seat)."""
-    return f"stack:{table_id}:{player_id}" if player_id is not None else f"stack:{table_id}:s{seat}"
+def stack_account(table_id: str, who: int | str) -> str:
+    """Chips on a table: ``who`` is a player id, or a bot's seat id such as ``bot:2``."""
+    return f"stack:{table_id}:{who}"
 
 
 class Leg(NamedTuple):

@@ -137,7 +137,8 @@ class Bet(Base):
 class LewatPayment(Base):
     __tablename__ = "lewat_payment"
     __table_args__ = (
-        UniqueConstraint("round_id", "version"),
+        # one change may apply several forced passes (O-4), each by a different seat
+        UniqueConstraint("round_id", "version", "payer_seat"),
         CheckConstraint("amount >= 0 AND shortfall >= 0", name="not_negative"),
     )
     id: Mapped[int] = mapped_column(BigId, primary_key=True)

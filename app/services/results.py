@@ -73,20 +73,20 @@ def outbox_entries(ctx: MatchContext, version: int, step: Step,
     for event in step.events:
         if event.get("type") == "lewat":
             out.append(_dumps({
-                "kind": "lewat", "key": f"lewat:{t}:{version}", **base, "round": ctx.round_no,
+                "kind": "lewat", "key": f"lewat:{t}:{version}:{event['payer']}", **base,
+                "round": ctx.round_no,
                 **_parties(event, players), "amount": event["amount"],
                 "shortfall": event["shortfall"]}))
         elif event.get("type") == "round_over":
             rnd = event.get("round", ctx.round_no)
-            mult = event.get("multiplier") or {}
             settlements = [{**_parties(p, players), "amount": p["amount"],
                             "shortfall": p["shortfall"], "pips": p.get("pips")}
                            for p in event.get("payments", ()) if p.get("kind") == "settlement"]
             detail = {k: v for k, v in event.items() if k != "type"}
             out.append(_dumps({
                 "kind": "round", "key": f"round:{t}:{m}:{rnd}", **base, "round": rnd,
-                "winner": event.get("winner"), "ending": event.get("ending"),
-                "multiplier": mult.get("value"), "stake": ctx.options.get("stake"),
+                "winner": _number(event.get("winner")), "ending": event.get("ending"),
+                "multiplier": _number(event.get("multiplier")), "stake": ctx.options.get("stake"),
                 "field": ctx.options.get("field", "normal"), "settlements": settlements,
                 "detail": detail}))
     rs = get_ruleset(ctx.game)
@@ -112,6 +112,19 @@ def _parties(payment: Mapping[str, Any], players: list) -> dict:
     payer, payee = payment["payer"], payment["payee"]
     return {"payer": payer, "payee": payee,
             "payer_id": players[payer], "payee_id": players[payee]}
+
+
+def _number(value: Any) -> int | None:
+    """An int field of a round record (games differ: a team, a list ... are not stored)."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    return value if type(value) is int else None
+
+
+def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> str:
+    """``house_stake`` (the house funds a bot's stack) or ``house_return`` (it takes it back)."""
+    return _dumps({"kind": kind, "key": key, "table": table_id, "who": who,
+                   "amount": amount, "at": _now()})
 
 
 # --- writing entries to the database -------------------------------------------------------
@@ -152,17 +165,20 @@ async def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
     return rid
 
 
+def _pid(who: Any) -> int | None:
+    """The database player id of a seat's occupant (bots have none)."""
+    return who if type(who) is int else None
+
+
 def _transfer(e: Mapping[str, Any], payment: Mapping[str, Any]) -> list[Leg]:
-    amount = payment["amount"]
-    return [Leg(stack_account(e["table"], payment["payer_id"], payment["payer"]),
-                payment["payer_id"], -amount),
-            Leg(stack_account(e["table"], payment["payee_id"], payment["payee"]),
-                payment["payee_id"], amount)]
+    amount, payer, payee = payment["amount"], payment["payer_id"], payment["payee_id"]
+    return [Leg(stack_account(e["table"], payer), _pid(payer), -amount),
+            Leg(stack_account(e["table"], payee), _pid(payee), amount)]
 
 
 def _people(p: Mapping[str, Any]) -> dict:
-    return {"payer_seat": p["payer"], "payer_id": p["payer_id"],
-            "payee_seat": p["payee"], "payee_id": p["payee_id"]}
+    return {"payer_seat": p["payer"], "payer_id": _pid(p["payer_id"]),
+            "payee_seat": p["payee"], "payee_id": _pid(p["payee_id"])}
 
 
 async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
@@ -214,7 +230,7 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
         return False
     winners, scores = set(result.get("winners", ())), result.get("scores", ())
     session.add_all(
-        MatchSeat(match_id=match_id, seat=s, player_id=pid, winner=s in winners,
+        MatchSeat(match_id=match_id, seat=s, player_id=_pid(pid), winner=s in winners,
                   score=scores[s] if s < len(scores) else None)
         for s, pid in enumerate(e["players"]))
     session.add_all(Move(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
@@ -226,5 +242,14 @@ async def _write_cash_out(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     return await cash_out_in(session, e["player"], e["table"], e["amount"], key=e["key"])
 
 
+async def _write_house(session: AsyncSession, e: Mapping[str, Any]) -> bool:
+    """A bot's stack comes from the house and goes back to it."""
+    amount = e["amount"] if e["kind"] == "house_stake" else -e["amount"]
+    legs = [Leg(ledger.HOUSE, None, -amount), Leg(stack_account(e["table"], e["who"]), None,
+                                                  amount)]
+    return await ledger.post(session, e["key"], e["kind"], legs, e["table"]) is not None
+
+
 WRITERS = {"lewat": _write_lewat, "round": _write_round, "match": _write_match,
-           "cash_out": _write_cash_out}
+           "cash_out": _write_cash_out, "house_stake": _write_house,
+           "house_return": _write_house}

@@ -185,7 +185,12 @@ def upgrade() -> None:
             ["txn_id"], ["ledger_txn.id"], name=op.f("fk_lewat_payment_txn_id_ledger_txn")
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_lewat_payment")),
-        sa.UniqueConstraint("round_id", "version", name=op.f("uq_lewat_payment_round_id_version")),
+        sa.UniqueConstraint(
+            "round_id",
+            "version",
+            "payer_seat",
+            name=op.f("uq_lewat_payment_round_id_version_payer_seat"),
+        ),
     )
 
 

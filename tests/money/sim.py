@@ -85,3 +85,22 @@ async def drain(consumer: OutboxConsumer, rounds: int = 200) -> None:
         if await consumer.backlog() == 0:
             return
     raise AssertionError("the outbox did not drain")
+
+
+def random_round(seed: int) -> str:
+    """The multiplier a round reaches when ``play_round`` plays seed (stacks do not matter)."""
+    rng, state = random.Random(seed), GAPLE.new_state({"stake": 10, "stacks": [10**6] * 4}, 4, seed)
+    while (seat := GAPLE.to_act(state)) is not None:
+        state = GAPLE.apply(state, seat, rng.choice(GAPLE.legal_actions(state, seat))).state
+    return state.result["multiplier"]["name"]
+
+
+def seeds_with_every_multiplier(extra: int = 0) -> list[int]:
+    """The first seed ending in each G-9 multiplier, then ``extra`` more seeds."""
+    found: dict[str, int] = {}
+    seed = 0
+    while len(found) < 5:
+        found.setdefault(random_round(seed), seed)
+        seed += 1
+    seeds = sorted(found.values())
+    return seeds + [s for s in range(seed, seed + 200) if s not in seeds][:extra]

@@ -9,11 +9,9 @@ from sqlalchemy import func, select
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
 from app.services import money, replay
 from app.store.outbox import OutboxConsumer
-from tests.money.sim import SimTable, drain
+from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
 
-# Seeds whose random playouts end with every multiplier of G-9 (found by playing them out):
-# 0 double, 4 single (Dead-End), 5 quartet, 7 triple, 28 quintet.
-SEEDS = [0, 4, 5, 7, 28, 1, 2, 3, 6, 8]
+SEEDS = seeds_with_every_multiplier(extra=5)  # rounds ending with each multiplier of G-9
 BUY_IN = 200
 
 

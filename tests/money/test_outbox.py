@@ -15,9 +15,9 @@ from app.db.session import make_engine, make_sessionmaker
 from app.services import money
 from app.store.outbox import GROUP, DatabaseUnavailable, OutboxConsumer
 from tests.db import fixtures
-from tests.money.sim import SimTable, drain
+from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
 
-SEEDS = [0, 4, 5, 7, 28]
+SEEDS = seeds_with_every_multiplier()
 
 
 class Killed(BaseException):
