@@ -1,0 +1,60 @@
+// REST calls of the lobby. Every route the client uses is named here, once.
+
+const TOKEN_KEY = "meja.token";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(ApiError.text(body) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+
+  static text(body) {
+    const d = body && (body.message || body.detail);
+    if (Array.isArray(d)) return d.map((x) => x.msg).join("; ");
+    return typeof d === "string" ? d : "";
+  }
+}
+
+export const auth = {
+  get token() { return localStorage.getItem(TOKEN_KEY); },
+  set token(t) { t ? localStorage.setItem(TOKEN_KEY, t) : localStorage.removeItem(TOKEN_KEY); },
+};
+
+async function call(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
+  const res = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await res.json(); } catch { /* empty body */ }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+const tablePath = (id) => `/api/tables/${encodeURIComponent(id)}`;
+
+export const api = {
+  register: (name) => call("POST", "/api/players", { name }),
+  async me() {
+    const me = await call("GET", "/api/players/me");
+    try {
+      const wallet = await call("GET", "/api/players/me/wallet");
+      return { ...me, balance: wallet.balance };
+    } catch (err) {
+      if (err.status === 401) throw err;
+      return me; // no wallet route: no chips to show
+    }
+  },
+  async tables() { return (await call("GET", "/api/tables?per_page=100")).items; },
+  table: (id) => call("GET", tablePath(id)),
+  /** spec: {game, seats, options, turn_seconds} */
+  createTable: (spec) => call("POST", "/api/tables", spec),
+  sit: (id, seat) => call("POST", `${tablePath(id)}/seats/${seat}`, {}),
+  leave: (id, seat) => call("DELETE", `${tablePath(id)}/seats/${seat}`),
+  addBots: (id) => call("POST", `${tablePath(id)}/bots`, {}),
+  rematch: (id) => call("POST", `${tablePath(id)}/rematch`, {}),
+  quickJoin: (game) => call("POST", "/api/quick-join", { game }),
+};

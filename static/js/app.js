@@ -1,0 +1,119 @@
+// Meja in the browser: guest sign-in, header (chips, language), hash routes for the lobby
+// (#/) and a table (#/t/<id>).
+
+import { h, clear } from "./dom.js";
+import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
+import { api, auth, ApiError } from "./api.js";
+import { mountLobby } from "./lobby.js";
+import { mountTable } from "./table.js";
+
+const main = document.getElementById("main");
+let screen = null;
+let me = null;
+
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  const el = h("div", { class: `toast toast-${kind}`, role: "status" }, text);
+  box.append(el);
+  setTimeout(() => el.remove(), 4500);
+}
+
+export function errorText(err) {
+  if (err instanceof ApiError) return t("error.generic", { msg: err.message });
+  return t("error.network");
+}
+
+async function refreshMe() {
+  if (!auth.token) return;
+  try {
+    me = await api.me();
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+      auth.token = null;
+      me = null;
+      route();
+    }
+    return;
+  }
+  header();
+}
+
+function header() {
+  const chips = document.getElementById("chips");
+  const who = document.getElementById("who");
+  chips.hidden = !me;
+  who.hidden = !me;
+  if (me) {
+    chips.textContent = `● ${t("chips.n", { n: me.balance ?? me.chips ?? 0 })}`;
+    chips.title = t("chips");
+    who.textContent = me.name;
+  }
+  document.getElementById("lang-label").textContent = t("lang.label");
+  const sel = document.getElementById("lang");
+  if (!sel.options.length) {
+    for (const [code, name] of LANGS) sel.append(h("option", { value: code }, name));
+    sel.addEventListener("change", () => setLang(sel.value));
+  }
+  sel.value = getLang();
+  document.title = `Meja · ${t("app.tagline")}`;
+}
+
+function welcome() {
+  const err = h("p", { class: "error", role: "alert" });
+  const input = h("input", {
+    name: "name", maxlength: 20, required: true, autocomplete: "nickname",
+    placeholder: t("welcome.name"), "aria-label": t("welcome.name"),
+  });
+  const form = h("form", {
+    class: "welcome card", onsubmit: async (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name || name.length > 20) { err.textContent = t("welcome.bad_name"); return; }
+      try {
+        const res = await api.register(name);
+        auth.token = res.token;
+        me = res.player || null;
+        await refreshMe();
+        route();
+      } catch (ex) { err.textContent = errorText(ex); }
+    },
+  },
+  h("h1", {}, t("welcome.title")),
+  h("p", { class: "tagline" }, t("app.tagline")),
+  h("p", {}, t("welcome.text")), input,
+  h("button", { class: "btn btn-primary", type: "submit" }, t("welcome.go")), err);
+  main.append(form);
+  input.focus();
+  return { destroy() { form.remove(); } };
+}
+
+function route() {
+  screen?.destroy();
+  screen = null;
+  clear(main);
+  header();
+  if (!auth.token) { screen = welcome(); return; }
+  const m = location.hash.match(/^#\/t\/([^/?]+)/);
+  if (m) {
+    screen = mountTable(main, {
+      tableId: decodeURIComponent(m[1]), token: auth.token,
+      onLeave: () => { location.hash = "#/"; },
+      onChips: refreshMe,
+    });
+  } else {
+    screen = mountLobby(main, {
+      open: (id) => { location.hash = `#/t/${encodeURIComponent(id)}`; },
+      toast, errorText, refreshMe,
+    });
+  }
+}
+
+window.addEventListener("hashchange", route);
+onLang(() => {
+  header();
+  if (!screen?.rerender) route();
+  else screen.rerender();
+});
+window.meja = Object.assign(window.meja || {}, { fmt, setLang });
+route();
+refreshMe();

@@ -1,0 +1,86 @@
+// Domino Cross table: the spinner in the middle and its four arms (north, east, south, west).
+
+import { h, s } from "../dom.js";
+import { t } from "../i18n.js";
+import { U, tileGroup } from "../tiles.js";
+import { fitSvg, handTiles, scoresTable } from "./common.js";
+
+const ARMS = ["n", "e", "s", "w"];
+
+/** Where the k-th piece of an arm goes, and how its two numbers face (inner number first). */
+function place(arm, k, inner, outer) {
+  switch (arm) {
+    case "e": return { x: U / 2 + 2 * U * k, y: -U / 2, a: inner, b: outer };
+    case "w": return { x: -U / 2 - 2 * U * (k + 1), y: -U / 2, a: outer, b: inner };
+    case "n": return { x: -U / 2, y: -U - 2 * U * (k + 1), a: outer, b: inner, vertical: true };
+    default: return { x: -U / 2, y: U + 2 * U * k, a: inner, b: outer, vertical: true };
+  }
+}
+
+function board(v, ctx) {
+  const cross = v.cross;
+  if (!cross.spinner) return h("div", { class: "board-empty" }, t("table.empty_line"));
+  const sp = cross.spinner.tile;
+  const g = s("g", {});
+  const items = [{ x: -U / 2, y: -U, vertical: true }];
+  g.append(tileGroup(sp[0], sp[1], -U / 2, -U, { vertical: true, cls: "spinner" }));
+  const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
+  for (const arm of ARMS) {
+    const info = cross.arms[arm];
+    info.tiles.forEach(([inner, outer], k) => {
+      const p = place(arm, k, inner, outer);
+      items.push(p);
+      g.append(tileGroup(p.a, p.b, p.x, p.y, { vertical: p.vertical, data: { arm } }));
+    });
+    const next = place(arm, info.tiles.length, 0, 0);
+    items.push(next);
+    const act = sel.length > 1 ? sel.find((a) => a.arm === arm) : null;
+    if (act || (!cross.complete && !info.tiles.length)) {
+      const w = next.vertical ? U : 2 * U, hh = next.vertical ? 2 * U : U;
+      g.append(s("g", {
+        class: act ? "drop" : "slot", "data-arm": arm, transform: `translate(${next.x} ${next.y})`,
+        onclick: act ? () => ctx.choose(act) : null,
+      }, s("rect", { width: w, height: hh, rx: 6 }),
+      s("text", { x: w / 2, y: hh / 2 + 5, "text-anchor": "middle" }, t(`table.arm.${arm}`).slice(0, act ? 8 : 1))));
+    }
+  }
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const p of items) {
+    x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x + (p.vertical ? U : 2 * U)); y1 = Math.max(y1, p.y + (p.vertical ? 2 * U : U));
+  }
+  return fitSvg(g, { x0, y0, x1, y1 }, "cross-svg");
+}
+
+function roundBlock(ev, ctx) {
+  return h("div", {},
+    h("p", { class: "result-ending" }, t(`result.ending.${ev.ending}`)),
+    ev.winner === null || ev.winner === undefined ? null
+      : h("p", { class: "result-winner" }, t("result.winner", { name: ctx.seatName(ev.winner) }),
+        " · ", t("result.round_score"), `: +${ctx.fmt(ev.points)}`),
+    scoresTable({
+      cols: [t("result.hands"), t("result.total")],
+      seats: ev.scores.map((_, i) => i),
+      cells: ev.scores.map((sc, i) => [ev.pips ? ev.pips[i] : "", sc]),
+    }, ctx),
+    handTiles(ev.hands, ctx));
+}
+
+export default {
+  board,
+  result(v, ctx, ev) {
+    const title = v.over ? t("result.match_title") : t("result.title");
+    return h("div", { class: "result-body" }, h("h3", {}, title),
+      v.over ? h("p", { class: "result-winner" }, t("result.winner", { name: ctx.seatName(v.result.winner) })) : null,
+      ev ? roundBlock(ev, ctx) : null);
+  },
+  seatInfo(v, seat) { return { lines: [t("table.score", { n: v.scores[seat] })] }; },
+  subtitle(v) {
+    return `${t("round.n", { n: v.round })} · ${t("short.target", { n: v.target })} · ${t("table.boneyard", { n: v.boneyard })}`;
+  },
+  highlightOf(v) { return v.drawn ? [v.drawn.tile] : null; },
+  actionLabel(a) { return a.kind === "draw" ? t("table.draw") : t("table.pass"); },
+  choiceQuestion() { return t("table.choose_arm"); },
+  choiceLabel(a) { return a.arm ? t(`table.arm.${a.arm}`) : t("table.spinner"); },
+  choiceKey(a) { return a.arm || "spinner"; },
+};

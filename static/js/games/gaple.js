@@ -1,0 +1,121 @@
+// Gaple table: the line of play as a snake that bends to stay inside the board, stacks of
+// chips per seat, Lewat (pass) and the round result with its multiplier and payments.
+
+import { h, s } from "../dom.js";
+import { t } from "../i18n.js";
+import { U, tileGroup, tileSvg } from "../tiles.js";
+import { fitSvg, handTiles, paymentsTable } from "./common.js";
+
+/**
+ * Lay the line out in rows of `cols` units, alternating direction; the tile that does not fit
+ * turns the corner standing up. Returns placed pieces and where each open end continues.
+ */
+export function snake(line, cols) {
+  const W = cols * U;
+  const out = [];
+  let row = 0, dir = 1, cursor = 0, firstInRow = true;
+  for (const [l, r] of line) {
+    const dbl = l === r;
+    const yc = row * 2 * U;
+    const len = dbl && !firstInRow ? U : 2 * U;
+    const fits = dir === 1 ? cursor + len <= W - U : cursor - len >= U;
+    if (!fits && !firstInRow) { // the corner piece, standing, then the next row turns back
+      const x = dir === 1 ? cursor : cursor - U;
+      out.push({ a: l, b: r, x, y: yc - U / 2, vertical: true });
+      row += 1;
+      cursor = dir === 1 ? x + U : x;
+      dir = -dir;
+      firstInRow = true;
+      continue;
+    }
+    if (len === U) { // a double across the line
+      const x = dir === 1 ? cursor : cursor - U;
+      out.push({ a: l, b: r, x, y: yc - U, vertical: true });
+      cursor += dir * U;
+    } else {
+      const x = dir === 1 ? cursor : cursor - 2 * U;
+      out.push(dir === 1 ? { a: l, b: r, x, y: yc - U / 2 } : { a: r, b: l, x, y: yc - U / 2 });
+      cursor += dir * 2 * U;
+    }
+    firstInRow = false;
+  }
+  const lastY = row * 2 * U - U / 2;
+  const left = { x: -2 * U - U / 4, y: -U / 2 };
+  const right = { x: dir === 1 ? cursor + U / 4 : cursor - 2 * U - U / 4, y: lastY };
+  return { pieces: out, left, right };
+}
+
+function bbox(items) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const it of items) {
+    const w = it.vertical ? U : 2 * U, hh = it.vertical ? 2 * U : U;
+    x0 = Math.min(x0, it.x); y0 = Math.min(y0, it.y);
+    x1 = Math.max(x1, it.x + w); y1 = Math.max(y1, it.y + hh);
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** The row width that shows the line biggest in a box of w x h pixels. */
+function bestLayout(line, w, hgt) {
+  let best = null;
+  for (let cols = 7; cols <= 31; cols += 1) {
+    const lay = snake(line, cols);
+    const box = bbox([...lay.pieces, lay.left, lay.right]);
+    const scale = Math.min(w / (box.x1 - box.x0 + U), hgt / (box.y1 - box.y0 + U), 1.25);
+    if (!best || scale > best.scale + 1e-6) best = { lay, box, scale };
+  }
+  return best;
+}
+
+function board(v, ctx, container) {
+  const w = container.clientWidth || 600, hgt = container.clientHeight || 300;
+  if (!v.line.length) return h("div", { class: "board-empty" }, t("table.empty_line"));
+  const { lay, box } = bestLayout(v.line, w, hgt);
+  const root = s("g", {});
+  lay.pieces.forEach((p, i) => root.append(tileGroup(p.a, p.b, p.x, p.y, {
+    vertical: p.vertical, data: { i },
+    cls: i === 0 ? "end-left" : i === lay.pieces.length - 1 ? "end-right" : "",
+  })));
+  const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
+  for (const end of ["left", "right"]) {
+    const act = sel.find((a) => a.end === end);
+    if (!act || sel.length < 2) continue;
+    const at = lay[end];
+    root.append(s("g", {
+      class: "drop", "data-end": end, transform: `translate(${at.x} ${at.y})`,
+      onclick: () => ctx.choose(act),
+    }, s("rect", { width: 2 * U, height: U, rx: 6 }),
+    s("text", { x: U, y: U * 0.65, "text-anchor": "middle" }, t(`table.end.${end}`))));
+  }
+  return fitSvg(root, box, "line-svg");
+}
+
+function result(v, ctx) {
+  const r = v.result;
+  const mult = r.multiplier;
+  return h("div", { class: "result-body" },
+    h("h3", {}, t("result.title")),
+    h("p", { class: "result-winner", "data-winner": r.winner }, t("result.winner", { name: ctx.seatName(r.winner) })),
+    h("p", { class: "result-ending" }, t(`result.ending.${r.ending}`)),
+    h("div", { class: `multiplier mult-${mult.value}`, "data-testid": "multiplier", "data-value": mult.value },
+      h("span", { class: "mult-label" }, t("result.multiplier")),
+      h("strong", {}, t(`mult.${mult.name}`))),
+    paymentsTable(r.payments, ctx),
+    handTiles(r.hands, ctx));
+}
+
+export default {
+  board,
+  result,
+  seatInfo(v, seat) {
+    return { lines: [t("table.stack", { n: v.stacks[seat] })] };
+  },
+  subtitle(v) {
+    return `${t("table.stake", { n: v.stake })} · ${t(v.field === "bet" ? "short.field.bet" : "short.field.normal")}`;
+  },
+  actionLabel(a) { return a.kind === "pass" ? t("table.pass") : a.kind; },
+  choiceQuestion() { return t("table.choose_end"); },
+  choiceLabel(a) { return t(`table.end.${a.end}`); },
+  choiceKey(a) { return a.end; },
+  tileSvg,
+};

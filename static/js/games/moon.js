@@ -1,0 +1,115 @@
+// Moon table: bidding, naming trumps, the current trick in the middle, tricks won per team
+// and the scores towards 21.
+
+import { h, s } from "../dom.js";
+import { t } from "../i18n.js";
+import { U, tileGroup } from "../tiles.js";
+import { fitSvg, scoresTable } from "./common.js";
+import { suitName } from "../events.js";
+
+function sideName(v, side, ctx) {
+  if (v.players === 4) {
+    const seats = v.side_of.map((x, i) => [x, i]).filter(([x]) => x === side).map(([, i]) => i);
+    return t("moon.team_of", { a: ctx.seatName(seats[0]), b: ctx.seatName(seats[1]) });
+  }
+  return ctx.seatName(side);
+}
+
+/** Offsets of the trick tiles by seat, counted clockwise from the viewer (bottom, left, top, right). */
+const SPOTS4 = [[0, 1.3], [-2.4, 0], [0, -1.3], [2.4, 0]];
+const SPOTS3 = [[0, 1.3], [-1.8, -0.9], [1.8, -0.9]];
+
+function board(v, ctx) {
+  const n = v.players;
+  const me = v.seat ?? 0;
+  const spots = n === 4 ? SPOTS4 : SPOTS3;
+  const g = s("g", {});
+  const items = [];
+  if (v.phase === "bidding" || v.phase === "trump") {
+    // The bids so far, each near its seat.
+    for (let seat = 0; seat < n; seat++) {
+      const [dx, dy] = spots[(seat - me + n) % n];
+      const bid = v.bids.find((b) => b.seat === seat);
+      const text = bid ? (bid.value === null ? t("moon.passed") : t("moon.bid.value", { v: bid.value }))
+        : t("moon.no_bid");
+      const x = dx * U * 1.6, y = dy * U * 1.6;
+      g.append(s("g", { class: `bid-bubble ${bid && bid.value !== null ? "has-bid" : ""}`, "data-seat": seat },
+        s("rect", { x: x - 1.6 * U, y: y - 0.5 * U, width: 3.2 * U, height: U, rx: U / 2 }),
+        s("text", { x, y: y + 6, "text-anchor": "middle" }, text)));
+      items.push({ x: x - 1.6 * U, y: y - 0.5 * U, w: 3.2 * U, h: U });
+    }
+  } else {
+    for (const play of v.trick) {
+      const [dx, dy] = spots[(play.seat - me + n) % n];
+      const x = dx * U - U / 2, y = dy * U - U;
+      g.append(tileGroup(play.tile[0], play.tile[1], x, y, {
+        vertical: true, cls: play.seat === v.leader ? "led" : "", data: { seat: play.seat },
+      }));
+      items.push({ x, y, w: U, h: 2 * U });
+    }
+    if (!v.trick.length) {
+      for (const [dx, dy] of spots) items.push({ x: dx * U - U / 2, y: dy * U - U, w: U, h: 2 * U });
+      g.append(s("circle", { class: "trick-spot", cx: 0, cy: 0, r: U * 0.8 }));
+    }
+  }
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const it of items) {
+    x0 = Math.min(x0, it.x); y0 = Math.min(y0, it.y);
+    x1 = Math.max(x1, it.x + it.w); y1 = Math.max(y1, it.y + it.h);
+  }
+  const svg = fitSvg(g, { x0, y0, x1, y1 }, "trick-svg");
+  const info = h("div", { class: "moon-info" },
+    h("div", { class: "moon-phase" }, t(`moon.phase.${v.phase}`)),
+    v.contract !== null && v.contract !== undefined
+      ? h("div", {}, t("moon.contract", { name: ctx.seatName(v.bidder), bid: v.contract })) : null,
+    v.trump !== null && v.trump !== undefined && v.phase !== "trump"
+      ? h("div", { class: "trump", "data-trump": v.trump }, t("moon.trump", { suit: suitName(v.trump) })) : null,
+    h("div", { class: "moon-sides" }, v.tricks_won.map((n2, side) => h("div", { class: "side-line" },
+      h("span", {}, sideName(v, side, ctx)),
+      h("span", { class: "num" }, `${t("moon.tricks", { n: n2 })} · ${t("moon.score", { n: v.scores[side] })}`)))));
+  return h("div", { class: "moon-board" }, svg, info);
+}
+
+function roundBlock(ev, v, ctx) {
+  return h("div", {},
+    h("p", { class: "result-ending" }, t("moon.contract", { name: ctx.seatName(ev.bidder), bid: ev.contract }),
+      " · ", t("moon.trump", { suit: suitName(ev.trump) })),
+    scoresTable({
+      cols: [t("result.tricks"), t("result.round_score"), t("result.total")],
+      seats: ev.tricks.map((_, i) => i),
+      cells: ev.tricks.map((tr, i) => [tr, ev.deltas[i], ev.scores[i]]),
+    }, { ...ctx, seatName: (side) => sideName(v, side, ctx) }));
+}
+
+export default {
+  board,
+  result(v, ctx, ev) {
+    return h("div", { class: "result-body" },
+      h("h3", {}, v.over ? t("result.match_title") : t("result.title")),
+      v.over ? h("p", { class: "result-winner" },
+        t("result.winners", { names: v.result.winners.map((x) => ctx.seatName(x)).join(", ") })) : null,
+      ev ? roundBlock(ev, v, ctx) : null);
+  },
+  seatInfo(v, seat) {
+    const lines = [t("moon.tricks", { n: v.tricks_by_seat[seat] })];
+    if (v.players === 4) lines.push(t("moon.team", { n: v.side_of[seat] + 1 }));
+    return { lines, cls: v.players === 4 ? `team-${v.side_of[seat]}` : "" };
+  },
+  subtitle(v) {
+    return `${t("round.n", { n: v.round })} · ${v.scores.join(" : ")}`;
+  },
+  handNote(v) {
+    if (v.phase === "discard" && v.legal.length) return h("span", { class: "note" }, t("moon.discard"));
+    if (v.phase === "trump" && v.legal.length) return h("span", { class: "note" }, t("moon.choose_trump"));
+    return null;
+  },
+  actionLabel(a) {
+    if (a.kind === "bid") return t("moon.bid.value", { v: a.value });
+    if (a.kind === "pass") return t("moon.pass");
+    if (a.kind === "trump") return suitName(a.suit);
+    return a.kind;
+  },
+  choiceQuestion() { return ""; },
+  choiceLabel() { return ""; },
+  choiceKey(a) { return a.kind; },
+};

@@ -1,0 +1,117 @@
+// The table socket: act with a uuid `cmd` and the last seen version `v`, resync after every
+// reconnect, ping to notice dead connections. The server is the authority; this only keeps
+// the newest state it was sent and says how the connection is doing.
+
+import { uuid } from "./dom.js";
+
+const PING_MS = 10000;
+const BACKOFF_MS = [300, 700, 1500, 3000, 5000];
+
+export class TableSocket {
+  /**
+   * handlers: onState(msg), onAck(msg), onError(msg), onChat(msg), onStatus(status, attempt)
+   * status is "connecting" | "open" | "reconnecting" | "closed".
+   */
+  constructor(url, handlers) {
+    this.url = url;
+    this.h = handlers;
+    this.v = null;
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.pending = new Map(); // cmd -> action, until ack or error
+    this.lastHeard = 0;
+    this.timer = null;
+  }
+
+  connect() {
+    this.closed = false;
+    this._status(this.attempt ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      const resync = this.v !== null;
+      this.attempt = 0;
+      this._status("open");
+      if (resync) this._send({ type: "sync", v: this.v });
+      clearInterval(this.timer);
+      this.timer = setInterval(() => this._ping(), PING_MS);
+    };
+    ws.onmessage = (e) => this._message(e.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.timer);
+      if (this.closed) return this._status("closed");
+      this.pending.clear();
+      this.attempt += 1;
+      this._status("reconnecting");
+      const wait = BACKOFF_MS[Math.min(this.attempt - 1, BACKOFF_MS.length - 1)];
+      setTimeout(() => { if (!this.closed) this.connect(); }, wait);
+    };
+  }
+
+  /** Propose a move; returns its command id. */
+  act(action) {
+    const cmd = uuid();
+    this.pending.set(cmd, action);
+    this._send({ type: "act", cmd, v: this.v, action });
+    return cmd;
+  }
+
+  chat(text) { this._send({ type: "chat", text }); }
+
+  get isOpen() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  /** Drop the connection as a network failure would (the page reconnects by itself). */
+  drop() { if (this.ws) this.ws.close(4000, "dropped"); }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.ws) this.ws.close(1000, "bye");
+  }
+
+  _send(msg) {
+    if (this.isOpen) this.ws.send(JSON.stringify(msg));
+  }
+
+  _ping() {
+    if (Date.now() - this.lastHeard > 2.5 * PING_MS) { this.drop(); return; }
+    this._send({ type: "ping" });
+  }
+
+  _status(status) { this.h.onStatus?.(status, this.attempt); }
+
+  _message(data) {
+    this.lastHeard = Date.now();
+    let msg;
+    try { msg = JSON.parse(data); } catch { return; }
+    switch (msg.type) {
+      case "state":
+        if (this.v !== null && typeof msg.v === "number" && msg.v < this.v && !msg.full) return;
+        if (typeof msg.v === "number") this.v = msg.v;
+        this.h.onState?.(msg);
+        break;
+      case "ack":
+        this.pending.delete(msg.cmd);
+        this.h.onAck?.(msg);
+        break;
+      case "error":
+        this.pending.delete(msg.cmd);
+        this.h.onError?.(msg);
+        break;
+      case "chat":
+        this.h.onChat?.(msg);
+        break;
+      default:
+        this.h.onOther?.(msg);
+    }
+  }
+}
+
+export function tableSocketUrl(tableId, token) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${q}`;
+}
