@@ -528,3 +528,4 @@ def test_actions_round_trip_through_json():
         assert RS.parse_action(raw).to_json() == raw
     state = new([[[12, 12], [0, 1]], [[12, 3], [5, 6]]])
     assert "no train 5" in refused(state, play([3, 12], 5))
+    assert "no train 2" in refused(state, play([3, 12], 2)), "seat numbers only name seats"

@@ -83,9 +83,9 @@ class MexicanTrain(Ruleset):
             return f"you do not hold {t}"
         if state.drawn is not None and action.tile != state.drawn:
             return f"after drawing you may play only the drawn tile {list(state.drawn)} (T-8)"
-        k = turns.train_index(state, action.train)
-        if k > state.n:
+        if action.train != MEXICAN and action.train >= state.n:
             return f"there is no train {action.train}"
+        k = turns.train_index(state, action.train)
         if k not in turns.available(state, seat):
             if state.uncovered and not (state.extra and state.options["doubles"] == "chain"):
                 owner = state.train_name(state.uncovered[0])
