@@ -30,12 +30,12 @@ def dump(obj: Any) -> Any:
     if isinstance(obj, enum.Enum):
         return obj.value
     if dataclasses.is_dataclass(obj):
-        return {name: dump(getattr(obj, name)) for name in _field_names(cls)}
+        return {name: dump(getattr(obj, name)) for name in field_names(cls)}
     raise TypeError(f"codec cannot dump {cls.__name__}")
 
 
 @cache
-def _field_names(cls: type) -> tuple[str, ...]:
+def field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
@@ -100,7 +100,7 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
 
 def _dataclass_loader(cls: type) -> Loader:
     hints = typing.get_type_hints(cls)
-    names = _field_names(cls)
+    names = field_names(cls)
     expected = set(names)
     fields: list[tuple[str, Loader]] = []
 

@@ -26,6 +26,7 @@ from .base import (
     action_fields,
     action_kind,
     check_known,
+    evolve,
     opt_choice,
     opt_int,
 )
@@ -33,7 +34,6 @@ from .errors import BadOptions, IllegalAction
 from .rng import rng_for
 
 HAND_SIZE = 7
-LAST_EVENTS = 8
 MULTIPLIERS = {"single": 1, "double": 2, "triple": 3, "quartet": 4, "quintet": 5}
 MAX_STAKE = 10**9
 
@@ -51,6 +51,11 @@ class Pass(Action):
 
 
 PASS = Pass()
+# Every possible play, built once: legal_actions and parse_action hand out these objects, which
+# keeps move generation and the legality check cheap on the hot path.
+PLAYS = {(t, end): Play(t, end) for t in T.DOUBLE_SIX for end in ("left", "right")}
+ON_LEFT = {t: PLAYS[t, "left"] for t in T.DOUBLE_SIX}
+ON_RIGHT = {t: PLAYS[t, "right"] for t in T.DOUBLE_SIX}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,8 +80,19 @@ class State:
         return (self.line[0][0], self.line[-1][1]) if self.line else None
 
 
-def _fits(t: tuple[int, int], ends: tuple[int, int] | None) -> bool:
-    return ends is None or T.has_number(t, ends[0]) or T.has_number(t, ends[1])
+
+def _step(state: State, events: tuple[JSON, ...], **changes) -> Step:
+    """The next state, which keeps the move's public events for its views, and the events."""
+    return Step(evolve(state, last_events=events, **changes), events)
+
+
+def _blocked(hands, left: int, right: int) -> bool:
+    """No tile in any hand fits either end (a plain loop: this runs after every tile played)."""
+    for hand in hands:
+        for t in hand:
+            if left in t or right in t:
+                return False
+    return True
 
 
 def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: str, **extra) -> JSON:
@@ -150,7 +166,7 @@ class Gaple(Ruleset):
         if opts["opener"] == "previous_winner" and opts["previous_winner"] is not None:
             opener = opts["previous_winner"]
         else:
-            opener = rng_for(seed, "opener").randrange(n_seats)  # G-2
+            opener = rng.randrange(n_seats)  # G-2
         return State(options=opts, seed=seed, hands=dealt, undealt=rest, line=(), turn=opener,
                      stacks=tuple(opts["stacks"]), payments=(), last_events=(), result=None)
 
@@ -160,16 +176,24 @@ class Gaple(Ruleset):
     def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
         if state.turn != seat:
             return ()
-        ends = state.ends
-        if ends is None:
-            return tuple(Play(t, "left") for t in state.hands[seat])
-        plays = []
-        for t in state.hands[seat]:
-            if T.has_number(t, ends[0]):
-                plays.append(Play(t, "left"))
-            if T.has_number(t, ends[1]):
-                plays.append(Play(t, "right"))
+        hand, line = state.hands[seat], state.line
+        if not line:
+            return tuple([ON_LEFT[t] for t in hand])
+        left, right = line[0][0], line[-1][1]
+        plays = [ON_LEFT[t] for t in hand if left in t] + [ON_RIGHT[t] for t in hand if right in t]
         return tuple(plays) if plays else (PASS,)  # G-5: pass only with nothing to play
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        """The same answer as ``action in legal_actions``, without listing them (hot path)."""
+        hand, line = state.hands[seat], state.line
+        ends = (line[0][0], line[-1][1]) if line else None
+        if action is PASS:
+            return ends is not None and not any(ends[0] in t or ends[1] in t for t in hand)
+        if action.tile not in hand:
+            return False
+        if ends is None:
+            return action.end == "left"
+        return ends[0 if action.end == "left" else 1] in action.tile
 
     def parse_action(self, raw: Any) -> Action:
         if action_kind(raw, ("play", "pass")) == "pass":
@@ -178,7 +202,7 @@ class Gaple(Ruleset):
         tile, end = action_fields(raw, "tile", "end")
         if end not in ("left", "right"):
             raise IllegalAction("end must be 'left' or 'right'")
-        return Play(T.parse_tile(tile, 6), end)
+        return PLAYS[T.parse_tile(tile, 6), end]
 
     def refusal(self, state: State, seat: int, action: Action) -> str:
         if isinstance(action, Pass):
@@ -199,34 +223,31 @@ class Gaple(Ruleset):
         stacks = list(state.stacks)
         pay = _pay(stacks, seat, (seat - 1) % state.n, state.options["stake"], "lewat")
         events = ({"type": "passed", "seat": seat}, {"type": "lewat", **pay})
-        new = dataclasses.replace(
-            state, turn=(seat + 1) % state.n, stacks=tuple(stacks),
-            payments=state.payments + (pay,),
-        )
-        return self._finish_step(new, events)
+        return _step(state, events, turn=(seat + 1) % state.n, stacks=tuple(stacks),
+                     payments=state.payments + (pay,))
 
     def _play(self, state: State, seat: int, action: Play) -> Step:
-        t, ends = action.tile, state.ends
+        t, line = action.tile, state.line
+        ends = (line[0][0], line[-1][1]) if line else None
         if ends is None:
             line = (t,)
         elif action.end == "left":
-            line = ((T.other_end(t, ends[0]), ends[0]),) + state.line
+            line = ((T.other_end(t, ends[0]), ends[0]),) + line
         else:
-            line = state.line + ((ends[1], T.other_end(t, ends[1])),)
+            line = line + ((ends[1], T.other_end(t, ends[1])),)
         hands = list(state.hands)
         hands[seat] = T.remove(hands[seat], t)
-        new = dataclasses.replace(state, line=line, hands=tuple(hands))
-        events: tuple[JSON, ...] = (
-            {"type": "played", "seat": seat, "tile": T.to_json(t), "end": action.end},
-        )
+        hands = tuple(hands)
+        events = ({"type": "played", "seat": seat, "tile": list(t), "end": action.end},)
         if not hands[seat]:  # G-7 going out
-            return self._settle(new, seat, "out", multiplier(t, ends), events)
-        new_ends = new.ends
-        if not any(_fits(x, new_ends) for hand in hands for x in hand):  # G-8 Dead-End
-            return self._settle(new, dead_end_winner(hands, seat), "dead_end", "single", events)
-        return self._finish_step(dataclasses.replace(new, turn=(seat + 1) % state.n), events)
+            return self._settle(state, hands, line, seat, "out", multiplier(t, ends), events)
+        if _blocked(hands, line[0][0], line[-1][1]):  # G-8 Dead-End
+            winner = dead_end_winner(hands, seat)
+            return self._settle(state, hands, line, winner, "dead_end", "single", events)
+        return _step(state, events, line=line, hands=hands, turn=(seat + 1) % len(hands))
 
-    def _settle(self, state: State, winner: int, ending: str, mult: str, events) -> Step:
+    def _settle(self, state: State, hands, line, winner: int, ending: str, mult: str,
+                events) -> Step:
         """G-10: every other player pays the winner, capped by their stack (G-11)."""
         opts, value = state.options, MULTIPLIERS[mult]
         stacks = list(state.stacks)
@@ -234,7 +255,7 @@ class Gaple(Ruleset):
         for seat in range(state.n):
             if seat == winner:
                 continue
-            left = T.hand_pips(state.hands[seat])
+            left = T.hand_pips(hands[seat])
             due = opts["stake"] * value * (left if opts["field"] == "bet" else 1)
             payments.append(_pay(stacks, seat, winner, due, "settlement", pips=left))
         result = {
@@ -243,16 +264,11 @@ class Gaple(Ruleset):
             "multiplier": {"name": mult, "value": value},
             "payments": payments,
             "stacks": stacks,
-            "hands": [T.hand_json(h) for h in state.hands],
+            "hands": [T.hand_json(h) for h in hands],
         }
         over = {"type": "round_over", **result}
-        new = dataclasses.replace(state, turn=None, stacks=tuple(stacks),
-                                  payments=tuple(payments), result=result)
-        return self._finish_step(new, (*events, over))
-
-    def _finish_step(self, state: State, events: tuple[JSON, ...]) -> Step:
-        last = (state.last_events + events)[-LAST_EVENTS:]
-        return Step(dataclasses.replace(state, last_events=last), events)
+        return _step(state, (*events, over), hands=hands, line=line, turn=None,
+                     stacks=tuple(stacks), payments=tuple(payments), result=result)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:

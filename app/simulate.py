@@ -1,0 +1,133 @@
+"""``python -m app simulate``: bots play many seeded matches; prints what happened.
+
+Every seat is played by the game's bot, except the seats named by ``--random-seats``, which play
+uniformly random legal moves: that is how a bot's strength is measured against the baseline
+(e.g. Gaple ``--random-seats 1,2,3``). Forced moves (RULES.md O-4) are applied as the server
+applies them. Match ``i`` uses seed ``--seed + i``, so every figure is reproducible.
+Game-specific figures come from ``ruleset.match_stats``: numbers are averaged, words counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from typing import Any
+
+from app.games import bots
+from app.games.registry import available, get_ruleset
+
+
+def play_match(game: str, n_seats: int, seed: int, options: dict, random_seats=frozenset()):
+    """One seeded match; returns (final state, number of actions)."""
+    rs = get_ruleset(game)
+    rng = random.Random(seed)
+    state = rs.new_state(options, n_seats, seed)
+    actions = 0
+    while (seat := rs.to_act(state)) is not None:
+        forced = rs.forced_action(state)
+        if forced is None:
+            view = rs.view(state, seat)
+            pick = bots.random_legal if seat in random_seats else (
+                lambda v, r: bots.choose(game, v, r))
+            forced = rs.parse_action(pick(view, rng))
+        state = rs.apply(state, seat, forced).state
+        actions += 1
+    return state, actions
+
+
+def run(game: str, n_seats: int, matches: int, seed: int, options: dict, random_seats,
+        progress=None) -> dict[str, Any]:
+    rs = get_ruleset(game)
+    wins: Counter = Counter()
+    score_sums = [0] * n_seats
+    numbers: dict[str, float] = defaultdict(float)
+    words: dict[str, Counter] = defaultdict(Counter)
+    total_actions = 0
+    started = time.perf_counter()
+    for i in range(matches):
+        state, actions = play_match(game, n_seats, seed + i, options, random_seats)
+        outcome = rs.outcome(state)
+        total_actions += actions
+        wins.update(outcome.winners)
+        score_sums = [a + b for a, b in zip(score_sums, outcome.scores)]
+        for key, value in rs.match_stats(state).items():
+            if isinstance(value, str):
+                words[key][value] += 1
+            else:
+                numbers[key] += value
+        if progress:
+            progress(i + 1, matches)
+    return {
+        "game": game, "players": n_seats, "matches": matches, "seed": seed,
+        "random_seats": sorted(random_seats),
+        "seconds": round(time.perf_counter() - started, 2),
+        "actions_per_match": round(total_actions / matches, 2),
+        "win_rate_by_seat": [round(wins[s] / matches, 4) for s in range(n_seats)],
+        "score_total_by_seat": score_sums,
+        "averages": {k: round(v / matches, 3) for k, v in sorted(numbers.items())},
+        "distributions": {k: {w: round(c / matches, 4) for w, c in sorted(v.items())}
+                          for k, v in sorted(words.items())},
+    }
+
+
+def progress_bar(done: int, total: int) -> None:
+    step = max(1, total // 100)
+    if done % step and done != total:
+        return
+    filled = 30 * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def render(report: dict[str, Any]) -> str:
+    seats = range(report["players"])
+    bot = [s for s in seats if s not in report["random_seats"]]
+    lines = [
+        f"{report['game']}: {report['matches']} matches, {report['players']} players, "
+        f"seeds {report['seed']}..{report['seed'] + report['matches'] - 1}, "
+        f"{report['seconds']} s",
+        f"bot seats {bot}, random-legal seats {report['random_seats']}",
+        f"{'actions per match':<28}{report['actions_per_match']}",
+    ]
+    lines.append(f"{'seat':<28}" + "".join(f"{s:>10}" for s in seats))
+    lines.append(f"{'wins':<28}" + "".join(f"{w:>10.1%}" for w in report["win_rate_by_seat"]))
+    lines.append(f"{'score / chips won (total)':<28}"
+                 + "".join(f"{v:>10}" for v in report["score_total_by_seat"]))
+    for key, value in report["averages"].items():
+        lines.append(f"{key + ' (average)':<28}{value}")
+    for key, dist in report["distributions"].items():
+        lines.append(f"{key}:")
+        lines.extend(f"  {word:<26}{share:>8.1%}" for word, share in dist.items())
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app simulate", description=__doc__)
+    parser.add_argument("--game", choices=available(), default="gaple")
+    parser.add_argument("--players", type=int, help="seats (default: the game's usual count)")
+    parser.add_argument("--rounds", "--matches", dest="matches", type=int, default=1000,
+                        help="matches to play (a Gaple match is one round)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first match")
+    parser.add_argument("--options", default="{}", help="table options as JSON")
+    parser.add_argument("--random-seats", default="",
+                        help="comma-separated seats played by random legal moves")
+    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    args = parser.parse_args(argv)
+    rs = get_ruleset(args.game)
+    n_seats = args.players or rs.default_seats
+    random_seats = frozenset(int(s) for s in args.random_seats.split(",") if s.strip())
+    options = json.loads(args.options)
+    rs.parse_options(options, n_seats)  # fail fast with the option's name
+    report = run(args.game, n_seats, args.matches, args.seed, options, random_seats,
+                 progress_bar if sys.stderr.isatty() else None)
+    print(render(report))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+    return 0
