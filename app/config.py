@@ -49,8 +49,14 @@ class Settings(BaseSettings):
     sweep_interval: float = 0.25
     claim_lease_seconds: float = 5.0
     away_after_timeouts: int = 3
-    default_stack: int = 1000  # chips a guest sits with until wallets provide buy-ins
+    default_stack: int = 1000  # buy-in when a player sits without naming one
     bot_stack: int = 1000
+
+    # Chips & records (issue 7): wallets, buy-ins, the outbox consumer, the audit.
+    starting_balance: int = 10_000  # granted by the house to each new guest
+    buy_in_max_stakes: int = 1000  # the largest buy-in, in stakes (the smallest is one stake)
+    admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
+    outbox_reclaim_ms: int = 30_000  # an entry pending this long on a dead consumer is taken over
 
     # Sockets.
     max_message_bytes: int = 4096

@@ -119,3 +119,4 @@ async def live_server(live_settings):
     for server in servers:
         if not server.task.done():
             await server.stop()
+

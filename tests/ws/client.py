@@ -1,0 +1,127 @@
+"""A test player: one real WebSocket client per seat, plus helpers to set tables up over REST.
+
+``SeatClient.play`` acts whenever its own view says it is its turn, choosing at random (seeded)
+among the legal actions in that view, and keeps every message it received for the audits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+
+from app.games import registry
+from tests.games.playout import ROUND_END_EVENTS, tiles_in
+
+
+async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
+    r = await http.post("/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return r.json()["token"], {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+class SeatClient:
+    def __init__(self, ws_url: str, tid: str, token: str | None, seed: int = 0):
+        self.ws_url, self.tid, self.token = ws_url, tid, token
+        self.rng = random.Random(seed)
+        self.messages: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] | None = None
+        self.acted_v = -1
+        self.ws = None
+
+    async def connect(self, since: int | None = None, **kw) -> SeatClient:
+        query = [f"token={self.token}"] if self.token else []
+        if since is not None:
+            query.append(f"v={since}")
+        url = f"{self.ws_url}/ws/tables/{self.tid}" + ("?" + "&".join(query) if query else "")
+        self.ws = await websockets.connect(url, **kw)
+        return self
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, msg: dict | str) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else orjson.dumps(msg).decode())
+
+    async def recv(self, timeout: float = 10) -> dict:
+        msg = orjson.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.messages.append(msg)
+        if msg["type"] == "state" and (self.latest is None or msg["v"] >= self.latest["v"]):
+            self.latest = msg
+        return msg
+
+    async def until(self, pred, timeout: float = 10) -> dict:
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self.recv(timeout)
+                if pred(msg):
+                    return msg
+
+    def my_turn(self) -> bool:
+        m = self.latest
+        view = m and m["view"]
+        return bool(view and view["legal"] and view["to_act"] == view["seat"]
+                    and m["v"] > self.acted_v)
+
+    async def act(self, action: dict, v: int | None = None, cmd: str | None = None) -> str:
+        cmd = cmd or uuid.uuid4().hex
+        await self.send({"type": "act", "cmd": cmd, "v": self.latest["v"] if v is None else v,
+                         "action": action})
+        return cmd
+
+    async def play(self, done, timeout: float = 60) -> None:
+        """Play random legal moves until ``done(state message)``; any refusal but ``stale``
+        (someone else's move crossed ours) fails the test."""
+        async with asyncio.timeout(timeout):
+            while not (self.latest and done(self.latest)):
+                if self.my_turn():
+                    self.acted_v = self.latest["v"]
+                    await self.act(self.rng.choice(self.latest["view"]["legal"]))
+                msg = await self.recv(timeout)
+                assert msg["type"] != "error" or msg["code"] == "stale", msg
+
+
+def match_over(match_no: int = 1):
+    return lambda m: m["table"]["status"] == "over" and m["table"]["match_no"] == match_no
+
+
+def states_by_version(doc_result_game: str, options: dict, n: int, seed: int, log: list[dict]):
+    """(rules, [state after the deal and after each version's entries]) for audits."""
+    rs = registry.get_ruleset(doc_result_game)
+    state = rs.new_state(options, n, seed)
+    states = {0: state}
+    for entry in log:
+        state = rs.apply(state, entry["seat"], rs.parse_action(entry["action"])).state
+        states[entry["v"]] = state
+    return rs, states
+
+
+def audit_messages(rs, states: dict, messages: list[dict], who: str) -> int:
+    """O-2: no message shows a tile its recipient may not see at that version. Events up to a
+    round's end belong to that finished round (its tiles are dealt again afterwards, and the
+    round-end event may show its hands); the rest of every message is checked against the
+    state at the message's version. Returns how many messages with a view were checked."""
+    versions = sorted(states)
+    checked = 0
+    for msg in messages:
+        if msg["type"] != "state" or msg["view"] is None:
+            assert msg["type"] == "chat" or not list(tiles_in(msg)), (who, msg)
+            continue
+        at = max(x for x in versions if x <= msg["v"])
+        hidden = rs.hidden_tiles(states[at], msg["view"]["seat"])
+        visible = {**msg, "events": _current_round(msg["events"])}
+        leaked = set(tiles_in(visible)) & hidden
+        assert not leaked, f"{who} saw hidden tiles {sorted(leaked)} at v{msg['v']}: {msg}"
+        checked += 1
+    return checked
+
+
+def _current_round(events: list[dict]) -> list[dict]:
+    ends = [i for i, e in enumerate(events) if e.get("type") in ROUND_END_EVENTS]
+    return events[ends[-1] + 1:] if ends else events
