@@ -25,6 +25,24 @@ async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
     return r.json()["token"], {"Authorization": f"Bearer {r.json()['token']}"}
 
 
+async def start_match(srv, game: str, n: int, options: dict | None = None, spectator=True):
+    """A table of ``n`` real clients (and a spectator), all connected before the deal."""
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        creds = [await register(http, f"Player {i}") for i in range(n)]
+        r = await http.post("/api/tables", headers=creds[0][1],
+                            json={"game": game, "seats": n, "options": options or {}})
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        clients = [await SeatClient(srv.ws_url, tid, tok, seed=i).connect()
+                   for i, (tok, _) in enumerate(creds)]
+        watcher = await SeatClient(srv.ws_url, tid, None).connect() if spectator else None
+        for i, (_, headers) in enumerate(creds):
+            r = await http.post(f"/api/tables/{tid}/seats/{i}", headers=headers)
+            assert r.status_code == 200, r.text
+    return tid, clients, watcher
+
+
+
 class SeatClient:
     def __init__(self, ws_url: str, tid: str, token: str | None, seed: int = 0):
         self.ws_url, self.tid, self.token = ws_url, tid, token

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
 import pytest
 
 from app.games import registry
-from tests.ws.client import SeatClient, audit_messages, match_over, register, states_by_version
+from tests.ws.client import audit_messages, match_over, start_match, states_by_version
 
 SHORT = {"mexican_train": {"rounds": 4}}  # a whole match still, just fewer rounds
 
@@ -22,23 +21,6 @@ SHORT = {"mexican_train": {"rounds": 4}}  # a whole match still, just fewer roun
 def seats_for(game: str) -> int:
     rs = registry.get_ruleset(game)
     return max(rs.min_seats, min(4, rs.max_seats))
-
-
-async def start_match(srv, game: str, n: int, options: dict | None = None, spectator=True):
-    """A table of ``n`` real clients (and a spectator), all connected before the deal."""
-    async with httpx.AsyncClient(base_url=srv.url) as http:
-        creds = [await register(http, f"Player {i}") for i in range(n)]
-        r = await http.post("/api/tables", headers=creds[0][1],
-                            json={"game": game, "seats": n, "options": options or {}})
-        assert r.status_code == 201, r.text
-        tid = r.json()["id"]
-        clients = [await SeatClient(srv.ws_url, tid, tok, seed=i).connect()
-                   for i, (tok, _) in enumerate(creds)]
-        watcher = await SeatClient(srv.ws_url, tid, None).connect() if spectator else None
-        for i, (_, headers) in enumerate(creds):
-            r = await http.post(f"/api/tables/{tid}/seats/{i}", headers=headers)
-            assert r.status_code == 200, r.text
-    return tid, clients, watcher
 
 
 async def finish(clients, watcher, done, timeout=90):

@@ -1,0 +1,177 @@
+"""O-1 refusals over the socket: every refused message is answered and changes nothing.
+
+A two-seat Gaple table with a fixed seed; after each refusal the table's version is unchanged
+and the players receive no new state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+import websockets
+
+from tests.ws.client import SeatClient, register, start_match
+
+
+@pytest.fixture
+async def table(live_server):
+    srv = await live_server(seeds=lambda tid, m: 4242)
+    tid, clients, watcher = await start_match(srv, "gaple", 2)
+    http = httpx.AsyncClient(base_url=srv.url)
+    v = (await http.get(f"/api/tables/{tid}")).json()["v"]
+    for c in (*clients, watcher):
+        await c.until(lambda m, v=v: m["type"] == "state" and m["v"] == v)
+    yield srv, tid, clients, watcher, http
+    await http.aclose()
+    for c in (*clients, watcher):
+        await c.close()
+
+
+async def version(http, tid) -> int:
+    return (await http.get(f"/api/tables/{tid}")).json()["v"]
+
+
+def turn(clients) -> tuple[SeatClient, SeatClient]:
+    """(the client whose turn it is, the other one)."""
+    first, second = clients
+    return (first, second) if first.my_turn() else (second, first)
+
+
+async def refused(client, msg, code: str, http, tid) -> dict:
+    before = await version(http, tid)
+    await client.send(msg)
+    answer = await client.until(lambda m: m["type"] in ("error", "ack", "state"))
+    assert answer["type"] == "error" and answer["code"] == code, answer
+    assert await version(http, tid) == before
+    return answer
+
+
+async def test_o1_illegal_action_is_refused_with_no_change(table):
+    srv, tid, clients, _, http = table
+    mover, _ = turn(clients)
+    await refused(mover, {"type": "act", "cmd": "x1", "v": mover.latest["v"],
+                          "action": {"kind": "pass"}}, "illegal_action", http, tid)
+    await refused(mover, {"type": "act", "cmd": "x2", "v": mover.latest["v"],
+                          "action": {"kind": "fly"}}, "illegal_action", http, tid)
+
+
+async def test_o1_acting_out_of_turn_is_refused(table):
+    srv, tid, clients, watcher, http = table
+    mover, other = turn(clients)
+    tile = other.latest["view"]["hand"][0]
+    await refused(other, {"type": "act", "cmd": "y1", "v": other.latest["v"],
+                          "action": {"kind": "play", "tile": tile, "end": "left"}},
+                  "not_your_turn", http, tid)
+    await refused(watcher, {"type": "act", "cmd": "y2", "v": watcher.latest["v"],
+                            "action": {"kind": "pass"}}, "not_your_turn", http, tid)
+
+
+async def test_o1_playing_another_seats_tile_is_refused(table):
+    srv, tid, clients, _, http = table
+    mover, other = turn(clients)
+    tile = other.latest["view"]["hand"][0]
+    answer = await refused(mover, {"type": "act", "cmd": "z1", "v": mover.latest["v"],
+                                   "action": {"kind": "play", "tile": tile, "end": "left"}},
+                           "illegal_action", http, tid)
+    assert "do not hold" in answer["message"]
+
+
+async def test_stale_version_is_refused(table):
+    srv, tid, clients, _, http = table
+    mover, _ = turn(clients)
+    legal = mover.latest["view"]["legal"][0]
+    await refused(mover, {"type": "act", "cmd": "s1", "v": mover.latest["v"] - 1,
+                          "action": legal}, "stale", http, tid)
+    await refused(mover, {"type": "act", "cmd": "s2", "v": mover.latest["v"] + 5,
+                          "action": legal}, "stale", http, tid)
+
+
+async def test_replayed_command_gets_its_first_answer_and_applies_once(table):
+    srv, tid, clients, _, http = table
+    mover, _ = turn(clients)
+    v = mover.latest["v"]
+    msg = {"type": "act", "cmd": "once", "v": v, "action": mover.latest["view"]["legal"][0]}
+    await mover.send(msg)
+    ack = await mover.until(lambda m: m["type"] in ("ack", "error"))
+    assert ack == {"type": "ack", "cmd": "once", "v": v + 1}
+    after = await version(http, tid)
+    for _ in range(2):
+        await mover.send(msg)
+        again = await mover.until(lambda m: m["type"] in ("ack", "error"))
+        assert again == ack
+    assert await version(http, tid) == after
+    log = await srv.live.store.action_log(tid, 1)
+    assert [e["by"] for e in log].count("player") == 1
+
+
+@pytest.mark.parametrize("raw", [
+    "not json",
+    "[1, 2]",
+    '{"type": "dance"}',
+    '{"type": "act", "cmd": 1, "v": 0, "action": {}}',
+    '{"type": "act", "cmd": "a", "v": "3", "action": {}}',
+    '{"type": "act", "cmd": "a", "v": true, "action": {}}',
+    '{"type": "act", "cmd": "a", "v": 3}',
+    '{"type": "sync", "v": -1}',
+    '{"type": "ping", "extra": 1}',
+    '{"type": "chat", "text": ""}',
+    '{"type": "chat", "text": "' + "x" * 5000 + '"}',
+], ids=["not-json", "array", "unknown-type", "cmd-int", "v-str", "v-bool", "missing-field",
+        "negative-v", "extra-field", "empty-chat", "oversized"])
+async def test_malformed_messages_get_bad_message(table, raw):
+    srv, tid, clients, _, http = table
+    await refused(clients[0], raw, "bad_message", http, tid)
+    await clients[0].send({"type": "ping"})  # the connection is still fine
+    assert (await clients[0].until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
+
+
+async def test_flood_is_rate_limited_and_changes_nothing(table):
+    srv, tid, clients, _, http = table
+    before = await version(http, tid)
+    mover, _ = turn(clients)
+    burst = srv.live.settings.rate_burst
+    for i in range(burst + 10):
+        await mover.send({"type": "act", "cmd": f"f{i}", "v": 0, "action": {"kind": "pass"}})
+    answers = [await mover.until(lambda m: m["type"] in ("ack", "error"))
+               for _ in range(burst + 10)]
+    assert sum(a["code"] == "rate_limited" for a in answers) >= 9
+    assert all(a["type"] == "error" for a in answers)
+    assert await version(http, tid) == before
+
+
+async def test_bad_or_forged_token_is_refused(table):
+    srv, tid, clients, _, http = table
+    forged = "eyJwaWQiOiJnMDAwMDAwMDAwMDAwMDAwMCJ9." + clients[0].token.split(".")[1]
+    for token in ("nonsense", forged, clients[0].token + "x"):
+        r = await http.get("/api/players/me", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 401
+        with pytest.raises(websockets.InvalidStatus) as err:
+            await SeatClient(srv.ws_url, tid, token).connect()
+        assert err.value.response.status_code == 403
+    r = await http.post(f"/api/tables/{tid}/bots", headers={"Authorization": "Bearer " + forged})
+    assert r.status_code == 401
+
+
+async def test_wrong_origin_is_refused(table):
+    srv, tid, clients, _, http = table
+    with pytest.raises(websockets.InvalidStatus):
+        await SeatClient(srv.ws_url, tid, clients[0].token).connect(
+            origin="http://evil.example")
+    ok = await SeatClient(srv.ws_url, tid, clients[0].token).connect(
+        origin=srv.settings.allowed_origins[0])
+    assert (await ok.recv())["type"] == "state"
+    same = await SeatClient(srv.ws_url, tid, None).connect(origin=srv.url)
+    assert (await same.recv())["type"] == "state"
+    await asyncio.gather(ok.close(), same.close())
+
+
+async def test_spectator_and_unknown_table(live_server):
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        token, _ = await register(http, "Watcher")
+    c = await SeatClient(srv.ws_url, "nope", token).connect()
+    msg = await c.recv()
+    assert msg["type"] == "error" and msg["code"] == "not_found"
+    await c.close()
