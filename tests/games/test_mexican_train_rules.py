@@ -458,6 +458,10 @@ def test_t11_blocked_round_with_an_empty_boneyard():
     assert event_types(events) == ["passed"] and state.turn == 0 and state.markers == (False, True)
     assert legal(state) == [PASS]
     state, events = act(state, PASS)
+    # seat 0's new marker opened its train to seat 1: seat 1 must show it is still stuck
+    assert event_types(events) == ["passed"] and state.markers == (True, True)
+    assert legal(state) == [PASS]
+    state, events = act(state, PASS)
     assert event_types(events) == ["passed", "round_over", "match_over"]
     over = events[1]
     assert over["ending"] == "blocked" and over["out"] == []
@@ -465,6 +469,34 @@ def test_t11_blocked_round_with_an_empty_boneyard():
     assert over["scores"] == expected and list(RS.outcome(state).scores) == expected
     assert RS.outcome(state).winners == (expected.index(min(expected)),)
     assert over["hands"] == [T.hand_json(h) for h in state.hands]
+
+
+def test_t11_a_new_marker_opens_a_train_so_the_round_goes_on():
+    """Three passes in a row, but the last two markers opened trains seat 0 can play on."""
+    plain = [t for t in T.DOUBLE_TWELVE if 5 not in t and 12 not in t
+             and t not in {(1, 2), (3, 4), (6, 7), (8, 9), (10, 11)}]
+    fives = [[a, 5] for a in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)]
+    hands = [[[1, 12], [1, 2], [3, 12], [6, 12], [8, 12], [10, 12], *fives,
+              *map(list, plain[0::3])],
+             [[5, 12], [2, 12], [3, 4], [6, 7], [8, 9], [10, 11], *map(list, plain[1::3])],
+             [[12, 12], [0, 12], [0, 5], [4, 12], [7, 12], [9, 12], [11, 12],
+              *map(list, plain[2::3])]]
+    state = new(hands, first_turn_multi=False)
+    assert state.boneyard == () and state.turn == 0
+    script = [([1, 12], "mexican"), ([5, 12], 1), ([0, 12], 2),
+              ([1, 2], "mexican"), ([2, 12], "mexican"), ([0, 5], 2),
+              ([3, 12], "mexican"), ([3, 4], "mexican"), ([4, 12], "mexican"),
+              ([6, 12], "mexican"), ([6, 7], "mexican"), ([7, 12], "mexican"),
+              ([8, 12], "mexican"), ([8, 9], "mexican"), ([9, 12], "mexican"),
+              ([10, 12], "mexican"), ([10, 11], "mexican"), ([11, 12], "mexican")]
+    for tile, where in script:
+        state, _ = act(state, play(tile, where))
+    for seat in (0, 1, 2):  # seats 1 and 2 end in 5, closed to seat 0 until their markers
+        assert state.turn == seat and legal(state) == [PASS]
+        state, events = act(state, PASS)
+        assert event_types(events) == ["passed"]
+    assert state.markers == (True, True, True) and RS.to_act(state) == 0
+    assert play([1, 5], 1) in legal(state) and play([1, 5], 2) in legal(state)
 
 
 # --- T-2, T-13 rounds ----------------------------------------------------------------------------

@@ -29,10 +29,11 @@ Readings of the rules where RULES.md leaves room [decided]:
 - T-10: a player goes out on their first turn only while others have first turns left; then the
   turn passes on and the round is scored after the last first turn. A double left uncovered by
   that player must be covered by the next players as usual.
-- T-11: ``passes`` counts passes in a row made with the boneyard empty; any play resets it.
-  When it reaches the number of players the round ends (blocked), even if a marker put out
-  meanwhile has opened a train to someone who passed earlier: the rule says "every player in
-  turn has passed", nothing more.
+- T-11: the round is blocked when, with the boneyard empty, every player has passed in turn
+  with no tile played *and no new marker put out* in between. A marker put out opens that
+  train to the others, so a pass made before it no longer shows that its player is stuck;
+  counting from the newest marker, the round ends exactly when nobody can play any more
+  (the literal count could end a round while someone holds a tile for a newly opened train).
 - T-12: ties for the lowest total share the win. ``Outcome.scores`` are the totals (lower is
   better).
 """

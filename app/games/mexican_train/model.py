@@ -77,7 +77,7 @@ class State:
     extra: bool  # the player to act has the extra play of a double (T-9)
     drawn: Tile | None  # the tile just drawn: the only one that may be played now (T-8)
     uncovered: tuple[int, ...]  # trains ending in a double still to be covered, oldest first
-    passes: int  # passes in a row with the boneyard empty (T-11)
+    passes: int  # passes in a row with the boneyard empty and no new marker (T-11)
     totals: tuple[int, ...]
     rounds_log: tuple[dict[str, Any], ...]
     last_events: tuple[dict[str, Any], ...]

@@ -74,7 +74,9 @@ def apply(s: State, seat: int, action: Action) -> Step:
     if isinstance(action, Pass):
         markers = list(s.markers)
         markers[seat] = True
-        passes = 0 if s.boneyard else s.passes + 1
+        # T-11: passes in a row with the boneyard empty; a new marker opens a train, so the
+        # passes before it no longer show that their players are stuck: count again from it
+        passes = 0 if s.boneyard else 1 if not s.markers[seat] else s.passes + 1
         new = dataclasses.replace(s, markers=tuple(markers), passes=passes)
         return _end_turn(new, seat, [{"type": "passed", "seat": seat, "marker": True}])
     return _end_turn(s, seat, [{"type": "ended_turn", "seat": seat}])
