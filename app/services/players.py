@@ -4,8 +4,8 @@ A token is ``<payload>.<signature>``: the payload is base64url JSON ``{"pid": ..
 signature an HMAC-SHA256 of it under the server's key, so any process can check a token without
 a lookup, and a forged or altered one is refused (HTTP 401 / socket close 4401).
 
-Until chips & records switch ``register`` to ``money.register_player`` (CONTRACTS.md), guests
-are kept in Redis.
+With a database (always, in the app) a guest is a ``player`` row with a wallet
+(``money.register_player``); without one (tools, some tests) guests are kept in Redis only.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
+from app.db.models import Player as PlayerRow
+from app.services import money
 from app.store.keys import Keys
 
 NAME_MIN, NAME_MAX = 2, 24
@@ -27,6 +29,8 @@ NAME_EXTRA = " _-.'"
 
 def check_name(name: str) -> str:
     """A display name: 2-24 letters, digits, spaces and ``_-.'``; ValueError otherwise."""
+    if any(c.isspace() and c != " " for c in name):
+        raise ValueError("a name is one line of plain spaces and characters")
     name = " ".join(name.split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
@@ -58,12 +62,20 @@ def verify(key: bytes, token: str) -> Any | None:
 
 
 class Players:
-    def __init__(self, redis: Redis, keys: Keys, signing_key: bytes):
+    def __init__(self, redis: Redis, keys: Keys, signing_key: bytes, *, db=None,
+                 grant: int | None = None):
         self.redis, self.keys, self.key = redis, keys, signing_key
+        self.db, self.grant = db, grant
 
     async def register(self, name: str) -> tuple[dict, str]:
-        pid = "g" + secrets.token_hex(8)
-        player = {"id": pid, "name": check_name(name)}
+        """With a database (chips & records): the player row, the wallet and the starting
+        grant (``money.register_player``); the id is the database's. Redis caches the name."""
+        name = check_name(name)
+        if self.db is not None:
+            pid = (await money.register_player(self.db, name, grant=self.grant)).id
+        else:
+            pid = "g" + secrets.token_hex(8)
+        player = {"id": pid, "name": name}
         await self.redis.set(self.keys.player(pid), orjson.dumps(player))
         return player, sign(self.key, pid)
 
@@ -72,4 +84,11 @@ class Players:
         if pid is None:
             return None
         raw = await self.redis.get(self.keys.player(pid))
+        if raw is None and self.db is not None and type(pid) is int:
+            async with self.db() as session:  # Redis lost its cache: the database knows
+                row = await session.get(PlayerRow, pid)
+            if row is None:
+                return None
+            raw = orjson.dumps({"id": row.id, "name": row.name})
+            await self.redis.set(self.keys.player(pid), raw)
         return orjson.loads(raw) if raw else None

@@ -26,6 +26,7 @@ from app.games.errors import BadOptions, GameError, IllegalAction
 from app.games.rng import new_seed
 from app.store.tables import CasResult, Snapshot, TableStore
 
+from . import money, table_money
 from . import table_doc as D
 
 log = logging.getLogger(__name__)
@@ -45,9 +46,10 @@ def _not_found(tid: str) -> TableError:
 
 class TableService:
     def __init__(self, settings: Settings, store: TableStore, *,
-                 seeds: Callable[[str, int], int] | None = None):
+                 seeds: Callable[[str, int], int] | None = None, db=None):
         self.settings = settings
         self.store = store
+        self.db = db  # async_sessionmaker: buy-ins (chips & records); None: stacks are free
         self.seeds = seeds or (lambda tid, match_no: new_seed())
         self.tasks: set[asyncio.Task] = set()
 
@@ -104,7 +106,7 @@ class TableService:
             stack = self.settings.default_stack if buy_in is None else buy_in
             if stack < doc["stake"]:
                 raise TableError(422, "bad_buy_in", "the buy-in must cover one stake", "buy_in")
-            await self._buy_in(player["id"], tid, n, stack, snap.v + 1)
+            await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
 
         def build(snap: Snapshot, v_next: int) -> D.Change:
             if snap.doc["seats"][n] is not None:
@@ -116,7 +118,12 @@ class TableService:
             self._maybe_deal(ch, v_next)
             return ch
 
-        res, _ = await self._change(tid, build, snap=snap)
+        try:
+            res, _ = await self._change(tid, build, snap=snap)
+        except TableError:
+            if stack is not None:  # the seat was surely not taken: give the buy-in back
+                await self._refund(player["id"], tid, n, stack, snap.v + 1)
+            raise
         return self.summary(res.current)
 
     async def leave(self, player: dict, tid: str, n: int) -> dict:
@@ -170,6 +177,8 @@ class TableService:
 
     async def quick_join(self, player: dict, game: str) -> dict:
         """An open seat at a fitting table (default options), else a new table full of bots."""
+        if game not in registry.available():
+            raise TableError(422, "bad_options", f"unknown game {game!r}", "game")
         snaps = await self.store.load_many(await self.store.live_tables())
         for snap in snaps:
             doc = snap.doc
@@ -351,13 +360,31 @@ class TableService:
             D.deal(ch, rs, self.seeds(ch.doc["id"], ch.doc["match_no"] + 1), players, v_next)
 
     # --- seams for chips & records -------------------------------------------------------------
-    async def _buy_in(self, pid: Any, tid: str, seat: int, amount: int, sit: int) -> None:
-        """Seam: chips & records replace this with ``money.buy_in`` (key from tid, seat, sit).
-        Until then a guest sits with the stack asked for (default ``settings.default_stack``)."""
+    async def _buy_in(self, pid: Any, tid: str, seat: int, amount: int, sit: int,
+                      stake: int) -> None:
+        """The buy-in leaves the wallet (one locked database transaction) before the seat is
+        taken; refused with a clear error when the wallet cannot pay (chips & records)."""
+        if self.db is None:
+            return
+        try:
+            await money.buy_in(self.db, pid, tid, seat, amount,
+                               key=money.buy_in_key(tid, seat, sit), minimum=stake,
+                               maximum=stake * self.settings.buy_in_max_stakes)
+        except money.BadBuyIn as e:
+            raise TableError(422, e.code, e.message, "buy_in") from e
+        except money.MoneyError as e:
+            raise TableError(409, e.code, e.message) from e
+
+    async def _refund(self, pid: Any, tid: str, seat: int, amount: int, sit: int) -> None:
+        if self.db is not None:
+            key = "refund:" + money.buy_in_key(tid, seat, sit)
+            await money.cash_out(self.db, pid, tid, seat, amount, key=key)
 
     async def _outbox(self, tid: str, before: Snapshot, ch: D.Change, v_next: int) -> list[str]:
-        """Seam: the outbox entries of this change (chips & records fill it in)."""
-        return []
+        """The outbox entries of this change: payments, records, cash-outs (chips & records)."""
+        if self.db is None:
+            return []
+        return await table_money.change_entries(self.store, tid, before.doc, ch, v_next)
 
     # --- reading -------------------------------------------------------------------------------
     async def _snap(self, tid: str) -> Snapshot:
