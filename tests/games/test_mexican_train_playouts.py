@@ -27,7 +27,7 @@ MATCHES = 1000
 
 def full_every(n: int) -> int:
     """Views grow with the players: check them fully a little less often at big tables."""
-    return 6 + 2 * n
+    return 10 + 2 * n
 
 
 def options_for(seed: int) -> dict:
