@@ -41,10 +41,10 @@ async function refreshMe() {
 function header() {
   const chips = document.getElementById("chips");
   const who = document.getElementById("who");
-  chips.hidden = !me;
+  chips.hidden = !me || me.balance === undefined;
   who.hidden = !me;
   if (me) {
-    chips.textContent = `● ${t("chips.n", { n: me.balance ?? me.chips ?? 0 })}`;
+    chips.textContent = `● ${t("chips.n", { n: me.balance ?? 0 })}`;
     chips.title = t("chips");
     who.textContent = me.name;
   }
@@ -99,6 +99,7 @@ function route() {
       tableId: decodeURIComponent(m[1]), token: auth.token,
       onLeave: () => { location.hash = "#/"; },
       onChips: refreshMe,
+      onAuthFail: () => { auth.token = null; me = null; route(); },
     });
   } else {
     screen = mountLobby(main, {

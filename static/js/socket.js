@@ -39,9 +39,13 @@ export class TableSocket {
       this.timer = setInterval(() => this._ping(), PING_MS);
     };
     ws.onmessage = (e) => this._message(e.data);
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       clearInterval(this.timer);
+      if (e.code === 4401) { // the token was refused: reconnecting cannot help
+        this.closed = true;
+        this.h.onAuthFail?.();
+      }
       if (this.closed) return this._status("closed");
       this.pending.clear();
       this.attempt += 1;

@@ -26,7 +26,7 @@ function position(rel, n) {
   return "top";
 }
 
-export function mountTable(root, { tableId, token, onLeave, onChips }) {
+export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail }) {
   const st = {
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, resultHidden: false, turnStart: 0, turnKey: null,
@@ -48,6 +48,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips }) {
     onState(msg) { receive(msg); },
     onError(msg) { st.error = msg.message || msg.code; render(); },
     onAck() {},
+    onAuthFail() { onAuthFail?.(); },
     onChat(msg) { st.chat.push(msg); st.chat = st.chat.slice(-MAX_CHAT); render(); },
   });
 
@@ -157,7 +158,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips }) {
       return h("div", { class: `banner banner-${entry[1]}`, role: "status", "data-status": st.status },
         t(entry[0], { n: sock.attempt || 1 }));
     }
-    if (mySeat() === null && st.view) {
+    if (st.table && (st.table.you === null || st.table.you === undefined)) {
       return h("div", { class: "banner banner-info", "data-status": "spectating" }, t("table.spectating"));
     }
     return null;

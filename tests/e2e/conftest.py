@@ -1,0 +1,127 @@
+"""Browser tests: a real server in a subprocess and the system Chromium (Debian's package).
+
+The browser is never downloaded: Playwright drives /usr/bin/chromium (override with
+MEJA_CHROMIUM). When it is missing the tests fail rather than skip, so CI cannot pass without
+them. Screenshots go to tests/e2e/artifacts/ (ignored by git) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("MEJA_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+DESKTOP = {"width": 1366, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The base URL of a live Meja server (fast bots, fixed seeds)."""
+    port = _free_port()
+    data = tmp_path_factory.mktemp("e2e-server")
+    env = dict(os.environ)
+    env.update({
+        "MEJA_DATA_DIR": str(data),
+        "MEJA_KEY_PREFIX": f"e2e:{uuid.uuid4().hex[:8]}:",
+        "MEJA_BOT_DELAY": "0.05",
+        "MEJA_ROUND_PAUSE": "6",
+        "MEJA_SECRET_KEY": "e2e-secret",
+    })
+    env.setdefault("DATABASE_URL", f"sqlite+aiosqlite:///{data}/meja.db")
+    log = open(data / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.serve", str(port)], cwd=ROOT,
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"the server did not start:\n{(data / 'server.log').read_text()}")
+            time.sleep(0.2)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser, server):
+    """new_page(name=None, viewport=DESKTOP, lang=None) -> a page at the lobby, signed in."""
+    contexts = []
+
+    def make(name: str | None = None, viewport=DESKTOP, lang: str | None = None):
+        ctx = browser.new_context(viewport=viewport)
+        if lang:
+            ctx.add_init_script(f"localStorage.setItem('meja.lang', '{lang}')")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(server + "/")
+        if name:
+            sign_in(page, name)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def sign_in(page, name: str) -> None:
+    page.fill("input[name=name]", name)
+    page.click("form.welcome button[type=submit]")
+    page.wait_for_selector(".lobby .game-card")
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

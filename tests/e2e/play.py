@@ -1,0 +1,67 @@
+"""Playing through the page the way a person does: click a highlighted tile (and the end, arm
+or train when the page asks), or the one button offered (pass, draw, bid, trump ...)."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Error as PlaywrightError
+
+RESULT = "[data-testid=result]"
+
+
+def my_turn(page) -> bool:
+    return page.get_attribute(".table-page", "data-my-turn") == "1"
+
+
+def version(page) -> str:
+    return page.get_attribute(".table-page", "data-v") or ""
+
+
+def act(page) -> bool:
+    """Make one move by clicking; True when something was clicked."""
+    before = version(page)
+    try:
+        tiles = page.locator(".hand-tile.legal")
+        if tiles.count():
+            tiles.first.click(timeout=2000)
+            choice = page.locator(".choice-btn")
+            if choice.count():
+                choice.first.click(timeout=2000)
+        else:
+            buttons = page.locator(".hand-bar .act")
+            if not buttons.count():
+                return False
+            buttons.first.click(timeout=2000)
+    except PlaywrightError:
+        return False  # the page re-rendered under the click: look again
+    try:  # wait for the server's answer before looking again
+        page.wait_for_function(
+            "v => document.querySelector('.table-page')?.dataset.v !== v", arg=before,
+            timeout=5000)
+    except PlaywrightError:
+        pass
+    return True
+
+
+def play_until(pages, done, timeout: float = 90) -> int:
+    """Move for whichever page's turn it is until ``done()``; returns the moves made."""
+    moves = 0
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, "the game did not get there in time"
+        acted = False
+        for page in pages:
+            if page.locator(".table-page").count() and my_turn(page):
+                acted = act(page) or acted
+                moves += 1
+        if not acted:
+            pages[0].wait_for_timeout(40)
+    return moves
+
+
+def open_vs_bots(page, game: str) -> str:
+    """One click on the game's "play against bots"; returns the table id."""
+    page.click(f".game-card[data-game={game}] [data-action=bots]")
+    page.wait_for_selector(".felt .hand-area", timeout=15000)
+    return page.get_attribute(".table-page", "data-table")

