@@ -225,8 +225,8 @@ def test_m12_completed_tricks_stay_public_for_the_round():
                    (1, {"kind": "play", "tile": [0, 5]}), (2, {"kind": "play", "tile": [1, 3]}),
                    (3, {"kind": "play", "tile": [0, 0]}))
     view = RS.view(state, 1)
-    assert view["last_trick"] == {"leader": 0, "tiles": [[6, 6], [0, 5], [1, 3], [0, 0]],
-                                  "winner": 0}
+    assert view["tricks"] == [{"leader": 0, "tiles": [[6, 6], [0, 5], [1, 3], [0, 0]],
+                               "winner": 0}]
     assert view["tricks_won"] == [1, 0] and view["tricks_by_seat"] == [1, 0, 0, 0]
     assert view["trick"] == [] and view["leader"] == 0
 

@@ -2,7 +2,7 @@
 tricks cheaply, drawing trumps when its side holds the contract.
 
 It sees only the view: its hand, the bids, the trump, the current trick and the tiles played so
-far (``played``). Every tile it has not seen (in other hands, the widow or the discard) is
+far (``tricks``). Every tile it has not seen (in other hands, the widow or the discard) is
 *unknown*; a tile is a *sure winner* when no unknown tile could beat it in the trick.
 """
 
@@ -26,7 +26,8 @@ def _tiles(raw) -> list[Tile]:
 
 
 def _unknown(view: dict[str, Any], hand: list[Tile]) -> set[Tile]:
-    seen = set(hand) | set(_tiles(view["played"])) | {tuple(p["tile"]) for p in view["trick"]}
+    played = [t for done in view["tricks"] for t in _tiles(done["tiles"])]
+    seen = set(hand) | set(played) | {tuple(p["tile"]) for p in view["trick"]}
     if view.get("my_discard"):
         seen.add(tuple(view["my_discard"]["tile"]))
     return set(tile_set(view["players"])) - seen

@@ -264,8 +264,10 @@ class Moon(Ruleset):
         )
 
     def view(self, state: State, seat: int | None) -> JSON:
-        """O-2, M-12: own hand, bids, contract, trump, played tiles, tricks and scores. The widow
-        and the discard are hidden, except the discard from the bid winner who chose it."""
+        """O-2, M-12: own hand, bids, contract, trump, the trick being played and this round's
+        completed tricks (``tricks``: leader, tiles in play order, winner), tricks won, scores.
+        The widow and the discard are hidden, except the discard from the bid winner who chose
+        it. Nothing of a finished round but its tile-free ``last_round`` summary is shown."""
         n, trick = state.n, state.trick
         by_seat = [0] * n
         for done in state.tricks:
@@ -274,7 +276,6 @@ class Moon(Ruleset):
         for s in range(n):
             by_side[S.side_of(s, n)] += by_seat[s]
         high = B.high_bid(state.bids)
-        last = state.tricks[-1] if state.tricks else None
         own_discard = seat is not None and seat == state.bidder and state.discard
         return {
             "game": self.name,
@@ -300,9 +301,8 @@ class Moon(Ruleset):
             "leader": trick.leader if trick else None,
             "trick": ([{"seat": (trick.leader + i) % n, "tile": T.to_json(t)}
                        for i, t in enumerate(trick.tiles)] if trick else []),
-            "last_trick": ({"leader": last.leader, "tiles": T.hand_json(last.tiles),
-                            "winner": last.winner} if last else None),
-            "played": [T.to_json(t) for done in state.tricks for t in done.tiles],
+            "tricks": [{"leader": done.leader, "tiles": T.hand_json(done.tiles),
+                        "winner": done.winner} for done in state.tricks],
             "tricks_won": by_side,
             "tricks_by_seat": by_seat,
             "scores": list(state.scores),
