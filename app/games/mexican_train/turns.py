@@ -8,10 +8,8 @@ draw per play owed, and an ending (the turn ends by itself after a single play, 
 
 from __future__ import annotations
 
-import dataclasses
-
 from .. import tiles as T
-from ..base import JSON, Action, Step
+from ..base import JSON, Action, Step, evolve
 from .model import (
     DRAW,
     END_TURN,
@@ -68,7 +66,7 @@ def apply(s: State, seat: int, action: Action) -> Step:
         top = s.boneyard[0]
         hands = list(s.hands)
         hands[seat] = T.sort_hand(hands[seat] + (top,))
-        new = dataclasses.replace(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top,
+        new = evolve(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top,
                                   run=False)
         return _step(new, ({"type": "drew", "seat": seat},))
     if isinstance(action, Pass):
@@ -77,7 +75,7 @@ def apply(s: State, seat: int, action: Action) -> Step:
         # T-11: passes in a row with the boneyard empty; a new marker opens a train, so the
         # passes before it no longer show that their players are stuck: count again from it
         passes = 0 if s.boneyard else 1 if not s.markers[seat] else s.passes + 1
-        new = dataclasses.replace(s, markers=tuple(markers), passes=passes)
+        new = evolve(s, markers=tuple(markers), passes=passes)
         return _end_turn(new, seat, [{"type": "passed", "seat": seat, "marker": True}])
     return _end_turn(s, seat, [{"type": "ended_turn", "seat": seat}])
 
@@ -98,7 +96,7 @@ def _play(s: State, seat: int, action: Play) -> Step:
     double = T.is_double(t)
     if double:
         uncovered += (k,)
-    new = dataclasses.replace(
+    new = evolve(
         s, trains=tuple(trains), hands=tuple(hands), markers=tuple(markers), drawn=None,
         played=s.played + 1, uncovered=uncovered, passes=0, extra=double,
     )
@@ -122,7 +120,7 @@ def _end_turn(s: State, seat: int, events: list[JSON]) -> Step:
     nxt = (seat + 1) % n
     if not first[nxt] and any(not h for h in s.hands):  # T-10: first turns are all taken
         return _round_over(s, "out", events)
-    new = dataclasses.replace(
+    new = evolve(
         s, turn=nxt, first_turn=tuple(first), played=0, extra=False, drawn=None,
         run=s.options["first_turn_multi"] and first[nxt] and not s.uncovered,
     )
@@ -145,11 +143,11 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
     result = {"winners": [x for x, v in enumerate(totals) if v == best], "totals": totals,
               "rounds": [dict(r) for r in log]}
     events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
-    final = dataclasses.replace(s, turn=None, totals=tuple(totals), rounds_log=log,
+    final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log,
                                 drawn=None, result=result)
     return _step(final, tuple(events))
 
 
 def _step(s: State, events: tuple[JSON, ...]) -> Step:
     last = (s.last_events + events)[-LAST_EVENTS:]
-    return Step(dataclasses.replace(s, last_events=last), events)
+    return Step(evolve(s, last_events=last), events)
