@@ -182,7 +182,7 @@ def test_t7_first_turn_run_on_own_train_only():
     # a double in the run must be covered before the run may stop (T-9)
     state, _ = act(state, play([4, 4], 1))
     assert legal(state) == [play([4, 9], 1)]
-    assert "cover" in refused(state, END)
+    assert "extra play of your double" in refused(state, END)
     state, _ = act(state, play([4, 9], 1))
     # nothing more fits 9: the turn ends by itself
     assert state.turn == 0

@@ -73,7 +73,7 @@ class MexicanTrain(Ruleset):
             return "you can play a tile, so you must" if can_play else "draw first (T-8)"
         if isinstance(action, EndTurn):
             if state.extra:
-                return "a double gives you another play: cover it first (T-9)"
+                return "you owe the extra play of your double first (T-9)"
             return "end_turn only stops a first-turn run after at least one tile (T-7)"
         return self._play_refusal(state, seat, action)
 

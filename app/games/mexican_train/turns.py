@@ -66,8 +66,7 @@ def apply(s: State, seat: int, action: Action) -> Step:
         top = s.boneyard[0]
         hands = list(s.hands)
         hands[seat] = T.sort_hand(hands[seat] + (top,))
-        new = evolve(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top,
-                                  run=False)
+        new = evolve(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top, run=False)
         return _step(new, ({"type": "drew", "seat": seat},))
     if isinstance(action, Pass):
         markers = list(s.markers)
@@ -143,8 +142,8 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
     result = {"winners": [x for x, v in enumerate(totals) if v == best], "totals": totals,
               "rounds": [dict(r) for r in log]}
     events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
-    final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log,
-                                drawn=None, result=result)
+    final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log, drawn=None,
+                   result=result)
     return _step(final, tuple(events))
 
 
