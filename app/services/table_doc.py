@@ -18,8 +18,8 @@ stacks. Any other ruleset plays one state per match, then the table offers a rem
 
 Readings taken where the issue leaves room:
 - A match starts when every seat is taken (bots count) and at least one human sits; a chips
-  table deals when at least two seated players hold a stake (busted seats sit the round out).
-  Tables with no human left do not start anything new.
+  table deals when at least two seated players hold a stake (busted and away seats sit the
+  round out). Tables with no human left who is not away do not start anything new.
 - Leaving during a match (a round at chips tables) hands the seat to the bot until it ends; the
   seat is freed then. Bots that cannot cover a stake leave between rounds.
 - O-4 forced moves and every bot/away/timeout move are applied by ``play``, the same function a
@@ -86,7 +86,8 @@ def game_seat(doc: Doc, table_seat: int | None) -> int | None:
 
 
 def human_seated(doc: Doc) -> bool:
-    return any(s and not s["bot"] and not s["leaving"] for s in doc["seats"])
+    """Someone is really there: a seated human who is neither leaving nor away."""
+    return any(s and not s["bot"] and not s["leaving"] and not s["away"] for s in doc["seats"])
 
 
 def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int) -> dict:
@@ -101,8 +102,8 @@ def dealable(doc: Doc) -> list[int] | None:
         return None
     seats = doc["seats"]
     if doc["chips"]:
-        ready = [n for n, s in enumerate(seats)
-                 if s and not s["leaving"] and (s["stack"] or 0) >= doc["stake"]]
+        ready = [n for n, s in enumerate(seats) if s and not s["leaving"] and not s["away"]
+                 and (s["stack"] or 0) >= doc["stake"]]
         return ready if len(ready) >= 2 else None
     if any(s is None or s["leaving"] for s in seats):
         return None
