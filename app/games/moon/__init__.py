@@ -82,7 +82,8 @@ class Moon(Ruleset):
             first_bidder=rng_for(seed, "first_bidder").randrange(n_seats),  # M-4
             hands=dealt, widow=widow, discard=(), bids=(), bidder=None, contract=None,
             trump=None, trick=None, tricks=(), scores=(0,) * S.n_sides(n_seats),
-            tally={"rounds": 0, "redeals": 0, "made": 0, "failed": 0},
+            tally={"rounds": 0, "redeals": 0, "made": 0, "failed": 0,
+                   **{f"contract_{v}": 0 for v in B.BID_VALUES}},
             last_round=None, result=None,
         )
 
@@ -234,9 +235,9 @@ class Moon(Ruleset):
                 "last_play": {"seat": play["seat"], "tile": play["tile"]},
                 "last_trick": {"leader": last.leader, "tiles": T.hand_json(last.tiles),
                                "winner": last.winner}}
-        key = "made" if score.made else "failed"
-        tally = {**state.tally, "rounds": state.tally["rounds"] + 1,
-                 key: state.tally[key] + 1}
+        tally = dict(state.tally)
+        for key in ("rounds", "made" if score.made else "failed", f"contract_{state.contract}"):
+            tally[key] += 1
         state = dataclasses.replace(state, scores=score.scores, tally=tally, last_round=summary)
         winner = side if score.moon else S.match_winner(score.scores)
         if winner is None:
@@ -329,16 +330,16 @@ class Moon(Ruleset):
         return set(tile_set(state.n)) - seen
 
     def match_stats(self, state: State) -> JSON:
-        """Per-match figures for ``python -m app simulate``: rounds, redeals, contracts made and
-        failed (counts and the match's made rate) and the last round's contract and trump."""
+        """Per-match figures for ``python -m app simulate``: rounds, redeals, contracts of each
+        value, made and failed (and the match's made rate); how the match ended and the last
+        round's contract and trump."""
         tally, last = state.tally, state.last_round
         return {
             **tally,
             "made_pct": round(100 * tally["made"] / max(1, tally["rounds"])),
-            "moon": int(state.result["ending"] == "moon"),
-            "contract": str(last["contract"]),
-            "trump": str(last["trump"]),
-            "made_last": int(last["made"]),
+            "ending": state.result["ending"],
+            "last_contract": str(last["contract"]),
+            "last_trump": str(last["trump"]),
         }
 
 

@@ -91,7 +91,7 @@ class State:
     trick: Trick | None  # the trick being played
     tricks: tuple[Trick, ...]  # this round's completed tricks
     scores: tuple[int, ...]  # per side: team (4 players) or player (3 players)
-    tally: dict[str, int]  # match statistics: rounds, redeals, made, failed
+    tally: dict[str, int]  # match statistics: rounds, redeals, made, failed, contract_<v>
     last_round: dict[str, Any] | None  # the previous round's result, without tiles
     result: dict[str, Any] | None
 
