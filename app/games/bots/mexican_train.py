@@ -28,15 +28,19 @@ def keeper(hand: list[tuple[int, int]], start: int) -> list[tuple[int, int]]:
     budget = [SEARCH_BUDGET]
     path: list[tuple[int, int]] = []
     used: set[tuple[int, int]] = set()
+    by_number: dict[int, list[tuple[int, int]]] = {}
+    for t in hand:
+        for x in set(t):
+            by_number.setdefault(x, []).append(t)
 
     def walk(end: int, pips: int) -> None:
         nonlocal best, best_key
         if (len(path), pips) > best_key:
             best, best_key = list(path), (len(path), pips)
-        for t in hand:
+        for t in by_number.get(end, ()):
             if budget[0] <= 0:
                 return
-            if t in used or end not in t:
+            if t in used:
                 continue
             budget[0] -= 1
             used.add(t)
@@ -54,6 +58,8 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     plays = [a for a in legal if a["kind"] == "play"]
     if not plays:
         return legal[0]
+    if len(plays) == 1:
+        return plays[0]  # never end a first-turn run early: every tile played is one less
     me = view["seat"]
     hand = [tuple(t) for t in view["hand"]]
     own = view["trains"][me]
