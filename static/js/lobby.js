@@ -5,6 +5,9 @@ import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { GAME_IDS, SPECS, optionTags } from "./games/specs.js";
+import { tileSvg } from "./tiles.js";
+
+const CARD_TILE = { gaple: [6, 6], moon: [4, 1], cross: [5, 5], mexican_train: [12, 12] };
 
 const REFRESH_MS = 5000;
 
@@ -68,7 +71,9 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   }
 
   function gameCard(game) {
+    const [a, b] = CARD_TILE[game];
     return h("article", { class: `game-card game-${game}`, "data-game": game },
+      h("span", { class: "card-tile", "aria-hidden": "true" }, tileSvg(a, b, { vertical: false })),
       h("h3", {}, t(`game.${game}`)),
       h("p", {}, t(`game.${game}.about`)),
       h("div", { class: "row" },

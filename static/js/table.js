@@ -393,6 +393,9 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
   sock.connect();
   render();
   // A handle for tests and debugging: the page's socket and latest view.
-  window.meja = Object.assign(window.meja || {}, { socket: sock, get view() { return st.view; } });
+  window.meja = window.meja || {};
+  window.meja.socket = sock;
+  Object.defineProperty(window.meja, "view", { get: () => st.view, configurable: true });
+  Object.defineProperty(window.meja, "table", { get: () => st.table, configurable: true });
   return { destroy, rerender: render };
 }

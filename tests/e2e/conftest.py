@@ -56,9 +56,9 @@ def server(tmp_path_factory):
         "MEJA_SECRET_KEY": "e2e-secret",
     })
     env.setdefault("DATABASE_URL", f"sqlite+aiosqlite:///{data}/meja.db")
-    log = open(data / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.serve", str(port)], cwd=ROOT,
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    with open(data / "server.log", "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.serve", str(port)], cwd=ROOT,
+                                env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -76,7 +76,6 @@ def server(tmp_path_factory):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    log.close()
 
 
 @pytest.fixture(scope="session")

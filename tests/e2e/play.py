@@ -3,6 +3,7 @@ or train when the page asks), or the one button offered (pass, draw, bid, trump 
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from playwright.sync_api import Error as PlaywrightError
@@ -35,12 +36,10 @@ def act(page) -> bool:
             buttons.first.click(timeout=2000)
     except PlaywrightError:
         return False  # the page re-rendered under the click: look again
-    try:  # wait for the server's answer before looking again
+    with contextlib.suppress(PlaywrightError):  # wait for the server's answer, then look again
         page.wait_for_function(
             "v => document.querySelector('.table-page')?.dataset.v !== v", arg=before,
             timeout=5000)
-    except PlaywrightError:
-        pass
     return True
 
 

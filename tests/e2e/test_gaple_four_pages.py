@@ -46,6 +46,13 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
 
     play_until(pages, four_dealt, timeout=90)
 
+    # Someone watches from the lobby: the board, no hand, and a banner saying so.
+    watcher = new_page("Eko")
+    watcher.locator(f".table-row[data-table='{table}'] [data-action=watch]").click()
+    watcher.wait_for_selector(".banner[data-status=spectating]")
+    watcher.wait_for_selector(".plate")
+    assert watcher.locator(".hand").count() == 0
+
     # Chat reaches the other players.
     pages[0].click(".tab[data-tab=chat]")
     pages[0].fill(".chat-form input", "Selamat main!")
@@ -75,5 +82,6 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
     shot(pages[0], "gaple-desktop-result")
     pages[0].set_viewport_size(PHONE)
     shot(pages[0], "gaple-phone-result")
-    for page in pages:
+    assert watcher.locator(RESULT).count() == 1
+    for page in [*pages, watcher]:
         assert page.errors == []
