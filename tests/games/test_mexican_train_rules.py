@@ -561,3 +561,22 @@ def test_actions_round_trip_through_json():
     state = new([[[12, 12], [0, 1]], [[12, 3], [5, 6]]])
     assert "no train 5" in refused(state, play([3, 12], 5))
     assert "no train 2" in refused(state, play([3, 12], 2)), "seat numbers only name seats"
+
+
+def test_view_shows_the_whole_table():
+    state = new([[[12, 12], [0, 1]], [[12, 3], [3, 3], [1, 2]]], stock=[[0, 2]])
+    state, _ = act(state, play([3, 12], 1))
+    state, _ = act(state, play([3, 3], 1))
+    view = RS.view(state, 1)
+    assert {"game", "seat", "to_act", "legal", "over", "round", "rounds", "hub", "hand",
+            "drawn", "trains", "mexican", "must_cover", "uncovered", "boneyard", "hand_counts",
+            "round_scores", "totals", "last_events", "result"} <= set(view)
+    assert view["hub"] == {"tile": [12, 12], "placed_by": 0}
+    assert view["trains"][1] == {"seat": 1, "tiles": [[12, 3], [3, 3]], "open_end": 3,
+                                 "marker": False, "started": True}
+    assert view["mexican"] == {"tiles": [], "open_end": 12, "beside_hub": False}
+    assert view["must_cover"] == {"train": 1, "number": 3}
+    assert view["to_act"] == 1 and view["legal"] == [DRAW]
+    assert view["hand_counts"] == [1, 1] and view["totals"] == [0, 0]
+    assert [e["type"] for e in view["last_events"]] == ["dealt", "engine_placed", "played",
+                                                         "played"]
