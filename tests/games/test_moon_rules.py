@@ -310,6 +310,7 @@ def test_options_players_must_match_the_seats():
     {"kind": "bid", "value": 3}, {"kind": "bid", "value": 8}, {"kind": "bid", "value": "5"},
     {"kind": "bid"}, {"kind": "pass", "value": 4}, {"kind": "trump", "suit": 7},
     {"kind": "trump", "suit": True}, {"kind": "trump", "suit": "sixes"},
+    {"kind": "trump", "suit": 3.0}, {"kind": "trump", "suit": [3]}, {"kind": "bid", "value": 5.0},
     {"kind": "play", "tile": [3, 7]}, {"kind": "play", "tile": [3]},
     {"kind": "discard", "tile": "3-5"}, {"kind": "draw"}, ["play"],
 ])

@@ -131,7 +131,7 @@ class Moon(Ruleset):
             return BidAction(value)
         if kind == "trump":
             (suit,) = action_fields(raw, "suit")
-            if suit not in K.TRUMPS or isinstance(suit, bool):
+            if not ((type(suit) is int and 0 <= suit <= 6) or suit in ("doubles", "none")):
                 raise IllegalAction("trump is a number 0..6, 'doubles' or 'none'")
             return NameTrump(suit)
         (raw_tile,) = action_fields(raw, "tile")
