@@ -1,8 +1,8 @@
 """Engines and sessions for Postgres (asyncpg) and SQLite (aiosqlite) from one URL.
 
 A plain ``postgresql://`` URL is given the asyncpg driver, ``sqlite:///`` aiosqlite. An optional
-``schema`` puts every table in a Postgres schema (search_path), which is how tests share one
-database without colliding.
+``schema`` (or ``?search_path=<schema>`` in the URL) puts every table in a Postgres schema, which
+is how tests share one database without colliding.
 
 SQLite: every transaction starts with ``BEGIN IMMEDIATE``, so a transaction that reads a wallet
 and then debits it holds the write lock from its first statement: writers serialise (waiting up
@@ -12,7 +12,6 @@ SQLite's equivalent of Postgres's ``SELECT ... FOR UPDATE`` on the wallet row.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from sqlalchemy import event
@@ -40,11 +39,9 @@ def normalize_url(url: str | None) -> str:
 
 
 def configured_url() -> str:
-    """DATABASE_URL from the settings (app.config) or, failing that, the environment."""
-    try:
-        from app.config import get_settings  # live tables owns the settings
-    except ImportError:
-        return normalize_url(os.environ.get("DATABASE_URL"))
+    """DATABASE_URL (or MEJA_DATABASE_URL) from the settings; the embedded SQLite default."""
+    from app.config import get_settings  # live tables owns the settings
+
     return normalize_url(get_settings().database_url)
 
 
@@ -62,8 +59,10 @@ def make_engine(url: str | None = None, *, schema: str | None = None, **kw) -> A
             url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kw)
         _sqlite_pragmas(engine)
         return engine
+    schema = schema or parsed.query.get("search_path")  # ...?search_path=<schema> in a URL
+    parsed = parsed.difference_update_query(["search_path"])
     connect_args = {"server_settings": {"search_path": schema}} if schema else {}
-    return create_async_engine(url, connect_args=connect_args, pool_pre_ping=True, **kw)
+    return create_async_engine(parsed, connect_args=connect_args, pool_pre_ping=True, **kw)
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:

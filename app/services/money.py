@@ -54,11 +54,9 @@ class UnknownPlayer(MoneyError):
 
 
 def starting_balance() -> int:
-    try:
-        from app.config import Settings
-    except ImportError:
-        return DEFAULT_STARTING_BALANCE
-    return int(getattr(Settings(), "starting_balance", DEFAULT_STARTING_BALANCE))
+    from app.config import get_settings
+
+    return int(getattr(get_settings(), "starting_balance", DEFAULT_STARTING_BALANCE))
 
 
 async def register_player(db: Sessions, name: str, *, kind: str = "guest",

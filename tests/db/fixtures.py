@@ -23,12 +23,19 @@ ON_PG = PG_URL.startswith("postgres")
 
 async def new_engine(tmp_path, *, migrate: bool = True):
     """(engine, cleanup) on a fresh schema / file."""
+    _, engine, cleanup = await new_database(tmp_path, migrate=migrate)
+    return engine, cleanup
+
+
+async def new_database(tmp_path, *, migrate: bool = True):
+    """(url, engine, cleanup): a fresh Postgres schema or SQLite file; the URL names it."""
     if ON_PG:
         schema = "t_" + uuid.uuid4().hex[:12]
         admin = make_engine(PG_URL)
         async with admin.begin() as conn:
             await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        engine = make_engine(PG_URL, schema=schema)
+        url = normalize_url(PG_URL) + ("&" if "?" in PG_URL else "?") + f"search_path={schema}"
+        engine = make_engine(url)
 
         async def cleanup():
             await engine.dispose()
@@ -36,13 +43,14 @@ async def new_engine(tmp_path, *, migrate: bool = True):
                 await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
             await admin.dispose()
     else:
-        engine = make_engine(normalize_url(f"sqlite:///{tmp_path}/meja-{uuid.uuid4().hex[:6]}.db"))
+        url = normalize_url(f"sqlite:///{tmp_path}/meja-{uuid.uuid4().hex[:6]}.db")
+        engine = make_engine(url)
 
         async def cleanup():
             await engine.dispose()
     if migrate:
         await upgrade(engine)
-    return engine, cleanup
+    return url, engine, cleanup
 
 
 @pytest.fixture
