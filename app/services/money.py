@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import String, cast, func, literal, select
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import ledger
@@ -51,6 +52,13 @@ class BadBuyIn(MoneyError):
 
 class UnknownPlayer(MoneyError):
     code = "unknown_player"
+
+
+class Unavailable(MoneyError):
+    code = "database_unavailable"
+
+
+UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError)
 
 
 def starting_balance() -> int:
@@ -92,6 +100,14 @@ async def buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount:
     if type(amount) is not int or amount < minimum or (maximum is not None and amount > maximum):
         upper = f" and {maximum}" if maximum is not None else ""
         raise BadBuyIn(f"the buy-in must be between {minimum}{upper} chips")
+    try:
+        return await _buy_in(db, player_id, table_id, amount, key)
+    except UNREACHABLE as err:
+        raise Unavailable("chips cannot be moved right now (database unreachable); "
+                          "try again shortly") from err
+
+
+async def _buy_in(db: Sessions, player_id: int, table_id: str, amount: int, key: str) -> int:
     async with db.begin() as session:
         wallet = await ledger.lock_wallet(session, player_id)
         if wallet is None:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 from sqlalchemy import func, select
 
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
+from app.db.session import make_sessionmaker
 from app.services import money, replay
 from app.store.outbox import OutboxConsumer
+from tests.db import fixtures
 from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SEEDS = seeds_with_every_multiplier(extra=5)  # rounds ending with each multiplier of G-9
 BUY_IN = 200
@@ -90,3 +97,32 @@ async def test_replaying_every_stored_match_reproduces_its_result(redis, session
     for mid in ids:
         report = await replay.replay_match(sessions, mid)
         assert report.ok, report
+
+
+async def test_python_m_app_replay_checks_a_stored_match(redis, prefix, tmp_path):
+    url, engine, cleanup = await fixtures.new_database(tmp_path)
+    try:
+        sessions = make_sessionmaker(engine)
+        table = SimTable(redis, sessions, prefix, stake=10)
+        await table.open()
+        for seat in range(4):
+            await table.sit(seat, (await money.register_player(sessions, f"p{seat}")).id, 500)
+        await table.play_round(SEEDS[0], "bet")
+        await drain(OutboxConsumer(redis, sessions, prefix=prefix))
+        async with sessions() as s:
+            match_id = (await s.execute(select(Match.id))).scalar_one()
+
+        def cli(*args):
+            return subprocess.run([sys.executable, "-m", "app", "replay", *args, "--url", url],
+                                  capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+        done = cli(str(match_id))
+        assert done.returncode == 0 and "result reproduced" in done.stdout, done.stderr
+        async with sessions.begin() as s:  # a tampered record is caught
+            match = await s.get(Match, match_id)
+            match.result = {**match.result, "scores": [0, 0, 0, 0]}
+        done = cli(str(match_id))
+        assert done.returncode == 1 and "differs" in done.stdout
+        assert cli("999999").returncode == 1
+    finally:
+        await cleanup()

@@ -175,3 +175,19 @@ async def test_a_process_killed_between_commit_and_ack(redis, engine, sessions, 
     assert survivor.duplicates == 1
     assert (await counts(sessions))["match"] == 1
     assert (await money.audit(sessions))["ok"]
+
+
+async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(
+        redis, sessions, prefix):
+    table = await new_table(redis, sessions, prefix)
+    await redis.xadd(table.stream, {"e": "{not json"})
+    await redis.xadd(table.stream, {"e": '{"kind": "lewat", "key": "k1"}'})  # fields missing
+    await redis.xadd(table.stream, {"e": '{"kind": "mystery", "key": "k2"}'})
+    await table.play_round(SEEDS[0], "normal")
+    consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+    await drain(consumer)
+    dead = await redis.xrange(f"{prefix}outbox:dead")
+    assert [d[1]["e"] for d in dead] == ["{not json", '{"kind": "lewat", "key": "k1"}',
+                                         '{"kind": "mystery", "key": "k2"}']
+    assert "lacks" in dead[1][1]["error"] and "unknown outbox entry kind" in dead[2][1]["error"]
+    assert (await counts(sessions))["match"] == 1  # the good entries behind them were written
