@@ -62,5 +62,6 @@ def main(argv: list[str] | None = None) -> int:
             await engine.dispose()
 
     asyncio.run(run())
-    print(f"database at {'--downgrade ' + args.downgrade if args.downgrade else args.revision}")
+    print(f"database downgraded to {args.downgrade}" if args.downgrade
+          else f"database migrated to {args.revision}")
     return 0
