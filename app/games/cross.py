@@ -47,6 +47,7 @@ from .base import (
     action_fields,
     action_kind,
     check_known,
+    evolve,
     opt_bool,
     opt_int,
 )
@@ -54,7 +55,7 @@ from .errors import IllegalAction
 from .rng import rng_for
 
 ARMS = ("n", "e", "s", "w")
-LAST_EVENTS = 12
+LAST_EVENTS = 8
 KEEP_IN_BONEYARD = 2  # C-7
 Tile = tuple[int, int]
 
@@ -91,6 +92,7 @@ class Pass(Action):
 
 DRAW = Draw()
 PASS = Pass()
+PLAYS = {(t, arm): Play(t, arm) for t in T.DOUBLE_SIX for arm in (*ARMS, None)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,16 +124,21 @@ class State:
         return all(self.arms)
 
     def open_ends(self) -> dict[int, int]:
-        """Arm index -> the number a tile must show to go there now (C-4)."""
-        if self.spinner is None:
-            return {}
-        if self.complete:
-            return {a: arm[-1][1] for a, arm in enumerate(self.arms)}
-        return {a: self.spinner[0] for a, arm in enumerate(self.arms) if not arm}
+        return open_ends(self.spinner, self.arms)
 
     @property
     def may_draw(self) -> bool:
         return len(self.boneyard) > KEEP_IN_BONEYARD  # C-7
+
+
+def open_ends(spinner: Tile | None, arms) -> dict[int, int]:
+    """Arm index -> the number a tile must show to go there now (C-4)."""
+    if spinner is None:
+        return {}
+    n, e, s, w = arms
+    if n and e and s and w:
+        return {0: n[-1][1], 1: e[-1][1], 2: s[-1][1], 3: w[-1][1]}
+    return {a: spinner[0] for a, arm in enumerate(arms) if not arm}
 
 
 def highest_double(hand) -> Tile | None:
@@ -155,7 +162,7 @@ def deal_round(n: int, seed: int, round_no: int, hands=None, stock=None):
 
 
 def _fitting(hand, ends: dict[int, int]) -> list[Play]:
-    return [Play(t, ARMS[a]) for t in hand for a, v in ends.items() if T.has_number(t, v)]
+    return [PLAYS[t, ARMS[a]] for t in hand for a, v in ends.items() if v in t]
 
 
 def round_points(hands, ending: str, out: int | None) -> tuple[int | None, int]:
@@ -190,12 +197,12 @@ class Cross(Ruleset):
                       boneyard=(), spinner=None, arms=(), turn=None, drawn=None, draws=0,
                       scores=(0,) * n_seats, rounds=(), last_events=(), result=None)
         state, events = self._deal(state, n_seats, hands, stock)
-        return dataclasses.replace(state, last_events=events)
+        return evolve(state, last_events=events)
 
     def _deal(self, state: State, n: int, hands=None, stock=None) -> tuple[State, tuple]:
         round_no = state.round_no + 1
         dealt, rest, redeal_no, opener = deal_round(n, state.seed, round_no, hands, stock)
-        new = dataclasses.replace(
+        new = evolve(
             state, round_no=round_no, redeal_no=redeal_no, opener=opener, hands=dealt,
             boneyard=rest, spinner=None, arms=((),) * 4, turn=opener, drawn=None, draws=0)
         event = {"type": "round_started", "round": round_no, "opener": opener,
@@ -215,6 +222,21 @@ class Cross(Ruleset):
         if plays:
             return tuple(plays)  # C-5
         return (DRAW,) if state.may_draw else (PASS,)  # C-6, C-7
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        """The same answer as ``action in legal_actions``, without listing them (hot path)."""
+        hand = state.hands[seat]
+        if state.spinner is None:
+            return action == PLAYS.get((highest_double(hand), None))
+        ends = state.open_ends()
+        if isinstance(action, Play):
+            if state.drawn is not None and action.tile != state.drawn:
+                return False
+            end = ends.get(ARMS.index(action.arm)) if action.arm in ARMS else None
+            return end is not None and end in action.tile and action.tile in hand
+        if state.drawn is not None or _fitting(hand, ends):
+            return False
+        return isinstance(action, Draw) == state.may_draw
 
     def parse_action(self, raw: Any) -> Action:
         kind = action_kind(raw, ("play", "draw", "pass"))
@@ -257,56 +279,59 @@ class Cross(Ruleset):
         return f"{list(t)} does not match the {action.arm} arm's open end {ends[arm]}"
 
     # --- applying actions ------------------------------------------------------------------
+    # Each move builds its changed fields and copies the state once, in ``_step``.
     def _apply(self, state: State, seat: int, action: Action) -> Step:
         if isinstance(action, Play):
             return self._play(state, seat, action)
         if isinstance(action, Draw):
             return self._draw(state, seat)
-        new = dataclasses.replace(state, turn=(seat + 1) % state.n)
-        return self._step(new, ({"type": "passed", "seat": seat},))
+        return self._step(state, ({"type": "passed", "seat": seat},), turn=(seat + 1) % state.n)
 
     def _play(self, state: State, seat: int, action: Play) -> Step:
         t = action.tile
         hands = list(state.hands)
         hands[seat] = T.remove(hands[seat], t)
-        arms = state.arms
+        played: JSON = {"type": "played", "seat": seat, "tile": T.to_json(t)}
         if action.arm is None:
-            new = dataclasses.replace(state, spinner=t, hands=tuple(hands), drawn=None)
+            changes: JSON = {"spinner": t}
         else:
             a = ARMS.index(action.arm)
             end = state.open_ends()[a]
-            arms = arms[:a] + (arms[a] + ((end, T.other_end(t, end)),),) + arms[a + 1:]
-            new = dataclasses.replace(state, arms=arms, hands=tuple(hands), drawn=None)
-        played: JSON = {"type": "played", "seat": seat, "tile": T.to_json(t)}
-        if action.arm is not None:
+            arms = state.arms
+            changes = {"arms": arms[:a] + (arms[a] + ((end, T.other_end(t, end)),),) + arms[a + 1:]}
             played["arm"] = action.arm
+        changes.update(hands=tuple(hands), drawn=None)
         if not hands[seat]:  # C-8 domino
-            return self._end_round(new, "domino", seat, (played,))
-        return self._next_turn(new, seat, (played,))
+            return self._end_round(evolve(state, **changes), "domino", seat, (played,))
+        return self._next_turn(state, seat, (played,), changes)
 
     def _draw(self, state: State, seat: int) -> Step:
         """C-6: draw the top tile; play it at once if it fits, else the turn passes."""
         t, boneyard = state.boneyard[0], state.boneyard[1:]
         hands = list(state.hands)
         hands[seat] = T.sort_hand(hands[seat] + (t,))
-        new = dataclasses.replace(state, hands=tuple(hands), boneyard=boneyard,
-                                  draws=state.draws + 1)
+        changes = {"hands": tuple(hands), "boneyard": boneyard, "draws": state.draws + 1}
         events: tuple[JSON, ...] = (
             {"type": "drew", "seat": seat, "boneyard": len(boneyard)},
         )
-        if _fitting((t,), new.open_ends()):
-            return self._step(dataclasses.replace(new, drawn=t), events)
-        if new.options["draw_until_playable"] and new.complete and new.may_draw:
-            return self._step(new, events)
-        return self._next_turn(new, seat, (*events, {"type": "passed", "seat": seat}))
+        if _fitting((t,), state.open_ends()):
+            return self._step(state, events, drawn=t, **changes)
+        if (state.options["draw_until_playable"] and state.complete
+                and len(boneyard) > KEEP_IN_BONEYARD):
+            return self._step(state, events, **changes)
+        return self._next_turn(state, seat, (*events, {"type": "passed", "seat": seat}), changes)
 
-    def _next_turn(self, state: State, seat: int, events: tuple[JSON, ...]) -> Step:
-        """Hand the turn on, unless the round is blocked (C-8)."""
-        if not state.may_draw:
-            ends = state.open_ends()
-            if not any(_fitting(h, ends) for h in state.hands):
-                return self._end_round(state, "blocked", None, events)
-        return self._step(dataclasses.replace(state, turn=(seat + 1) % state.n), events)
+    def _next_turn(self, state: State, seat: int, events: tuple[JSON, ...], changes) -> Step:
+        """Hand the turn on, unless the round is blocked (C-8): nobody may draw (C-7) and no
+        hand holds a tile that fits an open end."""
+        if len(changes.get("boneyard", state.boneyard)) <= KEEP_IN_BONEYARD:
+            after = open_ends(changes.get("spinner", state.spinner),
+                              changes.get("arms", state.arms))
+            numbers = set(after.values())
+            if not any(a in numbers or b in numbers for h in changes["hands"] for a, b in h):
+                return self._end_round(evolve(state, **changes), "blocked", None,
+                                       events)
+        return self._step(state, events, turn=(seat + 1) % state.n, **changes)
 
     def _end_round(self, state: State, ending: str, out: int | None, events) -> Step:
         """C-9 scoring, then C-10: the match ends or the next round is dealt at once."""
@@ -319,25 +344,26 @@ class Cross(Ruleset):
                    "draws": state.draws, "redeals": state.redeal_no}
         hands = [T.hand_json(h) for h in state.hands]
         over_event = {"type": "round_over", **summary, "scores": scores, "hands": hands}
-        new = dataclasses.replace(state, scores=tuple(scores), rounds=state.rounds + (summary,),
+        new = evolve(state, scores=tuple(scores), rounds=state.rounds + (summary,),
                                   turn=None, drawn=None)
         events = (*events, over_event)
         if winner is not None and scores[winner] >= state.options["target"]:
             result = {"winner": winner, "scores": scores, "rounds": len(new.rounds),
                       "hands": hands}
             match_over = {"type": "match_over", "winner": winner, "scores": scores}
-            return self._step(dataclasses.replace(new, result=result), (*events, match_over))
+            return self._step(evolve(new, result=result), (*events, match_over))
         new, started = self._deal(new, state.n)
         # The finished round's tiles are back in play: views keep only its figures.
         public = ({k: v for k, v in over_event.items() if k != "hands"}, *started)
-        new = dataclasses.replace(new, last_events=())
+        new = evolve(new, last_events=())
         return self._step(new, (*events, *started), public)
 
-    def _step(self, state: State, events, public=None) -> Step:
-        """Keep the round's last public events (``public``: what views may keep, if not all)."""
+    def _step(self, state: State, events, public=None, **changes) -> Step:
+        """The new state with ``changes`` and the round's last public events (``public``: what
+        views may keep, when not all of ``events``)."""
         kept = events if public is None else public
         last = (state.last_events + tuple(kept))[-LAST_EVENTS:]
-        return Step(dataclasses.replace(state, last_events=last), tuple(events))
+        return Step(evolve(state, last_events=last, **changes), tuple(events))
 
     # --- reading the state -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -385,7 +411,7 @@ class Cross(Ruleset):
 
     def all_tiles(self, state: State) -> list[Tile]:
         board = [state.spinner] if state.spinner else []
-        board += [T.tile(*p) for arm in state.arms for p in arm]
+        board += [(a, b) if a <= b else (b, a) for arm in state.arms for a, b in arm]
         return board + [t for h in state.hands for t in h] + list(state.boneyard)
 
     def hidden_tiles(self, state: State, seat: int | None) -> set[Tile]:
@@ -400,7 +426,6 @@ class Cross(Ruleset):
         """Per-match figures for ``python -m app simulate``."""
         rounds = state.rounds
         return {
-            "winner": f"seat {state.result['winner']}",
             "rounds": len(rounds),
             "blocked_rounds": sum(r["ending"] == "blocked" for r in rounds),
             "tied_blocks": sum(r["winner"] is None for r in rounds),
