@@ -63,6 +63,18 @@ def check_state(rs, state, n_seats: int, full_set: list) -> None:
             assert view["legal"] == []
 
 
+def check_events(rs, step) -> None:
+    """Public events must not show a hidden tile. A move that ends a round may deal the next
+    one in the same step: only the events after the last round end belong to the new deal, and
+    the round-end events themselves may reveal the finished round's hands."""
+    events = list(step.events)
+    assert all(isinstance(e.get("type"), str) for e in events)
+    ends = [i for i, e in enumerate(events) if e["type"] in ROUND_END_EVENTS]
+    public_hidden = rs.hidden_tiles(step.state, None)
+    for event in events[ends[-1] + 1:] if ends else events:
+        assert_no_leak(event, public_hidden, f"event {event['type']}")
+
+
 def playout(rs, options: dict, n_seats: int, seed: int, max_steps: int = 100_000):
     """Random legal play from ``seed`` to the end; returns (final state, [(seat, action json)])."""
     rng = random.Random(seed)
@@ -84,11 +96,7 @@ def playout(rs, options: dict, n_seats: int, seed: int, max_steps: int = 100_000
             rs.parse_action({"kind": "no-such-move"})
         action = rng.choice(legal)
         step = rs.apply(state, seat, action)
-        public_hidden = rs.hidden_tiles(step.state, None)
-        for event in step.events:
-            assert isinstance(event.get("type"), str)
-            if event["type"] not in ROUND_END_EVENTS:
-                assert_no_leak(event, public_hidden, f"event {event['type']}")
+        check_events(rs, step)
         log.append((seat, action.to_json()))
         state = step.state
     raise AssertionError(f"no end after {max_steps} steps")
