@@ -68,6 +68,8 @@ def outbox_entries(ctx: MatchContext, version: int, step: Step,
     ``{"seat", "v", "action"}`` per move; it is only read when the step ends the match.
     """
     t, m, at, players = ctx.table_id, ctx.match_no, _now(), list(ctx.players)
+    rules = getattr(step.state, "options", None)  # parsed: with the defaults filled in
+    rules = rules if isinstance(rules, Mapping) else ctx.options
     base = {"table": t, "match": m, "game": ctx.game, "version": version, "at": at}
     out: list[str] = []
     for event in step.events:
@@ -86,8 +88,8 @@ def outbox_entries(ctx: MatchContext, version: int, step: Step,
             out.append(_dumps({
                 "kind": "round", "key": f"round:{t}:{m}:{rnd}", **base, "round": rnd,
                 "winner": _number(event.get("winner")), "ending": event.get("ending"),
-                "multiplier": _number(event.get("multiplier")), "stake": ctx.options.get("stake"),
-                "field": ctx.options.get("field", "normal"), "settlements": settlements,
+                "multiplier": _number(event.get("multiplier")), "stake": rules.get("stake"),
+                "field": rules.get("field", "normal"), "settlements": settlements,
                 "detail": detail}))
     rs = get_ruleset(ctx.game)
     outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
