@@ -16,6 +16,7 @@ import moon from "./games/moon.js";
 const GAMES = { gaple, cross, mexican_train: mexicanTrain, moon };
 const MAX_LOG = 200;
 const MAX_CHAT = 100;
+const ROUND_PANEL_MS = 15000;
 
 /** Where seat plates sit around the board, by seats counted clockwise from the viewer. */
 function position(rel, n) {
@@ -87,7 +88,16 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     st.log = st.log.slice(-MAX_LOG);
     for (const ev of events) {
       if (!first) flashFor(ev);
-      if (ev.type === "round_over") { st.roundEvent = ev; st.resultHidden = false; }
+      if (ev.type === "round_over") {
+        st.roundEvent = ev;
+        st.resultHidden = false;
+        if (st.view?.game !== "gaple") { // the next round is already on: let the panel go
+          clearTimeout(st.roundTimer);
+          st.roundTimer = setTimeout(() => {
+            if (st.roundEvent === ev && !isOver()) { st.resultHidden = true; render(); }
+          }, ROUND_PANEL_MS);
+        }
+      }
     }
     const key = `${st.view?.to_act}|${msg.v}`;
     if (st.view && st.turnKey !== `${st.view.to_act}`) {
@@ -278,14 +288,15 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
   }
 
   function chatName(m) {
-    if (typeof m.seat === "number") return `${seatName(m.seat)}:`;
-    return `${m.name || "?"}:`;
+    const you = st.table?.you;
+    if (typeof m.seat === "number" && m.seat === you) return `${t("table.you")}:`;
+    return `${m.name || tableSeatName(m.seat)}:`;
   }
 
   function resultPanel() {
     if (st.resultHidden || !(isOver() || st.roundEvent)) return null;
     const matchGoesOn = st.view.game === "gaple" || !st.view.over;
-    return h("div", { class: "result-wrap" },
+    return h("div", { class: `result-wrap ${matchGoesOn && st.view.game !== "gaple" ? "non-modal" : ""}` },
       h("section", {
         class: "result", "data-testid": "result", role: "dialog",
         "data-kind": st.view.over ? "over" : "round",

@@ -39,15 +39,22 @@ function board(v, ctx) {
       items.push({ x: x - 1.6 * U, y: y - 0.5 * U, w: 3.2 * U, h: U });
     }
   } else {
-    for (const play of v.trick) {
+    // Between tricks the finished one stays in view, its winning tile marked.
+    const lt = v.last_trick;
+    const showLast = !v.trick.length && lt;
+    const plays = showLast
+      ? lt.tiles.map((tile, i) => ({ seat: (lt.leader + i) % n, tile }))
+      : v.trick;
+    for (const play of plays) {
       const [dx, dy] = spots[(play.seat - me + n) % n];
       const x = dx * U - U / 2, y = dy * U - U;
+      const cls = showLast ? (play.seat === lt.winner ? "won" : "past") : play.seat === v.leader ? "led" : "";
       g.append(tileGroup(play.tile[0], play.tile[1], x, y, {
-        vertical: true, cls: play.seat === v.leader ? "led" : "", data: { seat: play.seat },
+        vertical: true, cls, data: { seat: play.seat },
       }));
       items.push({ x, y, w: U, h: 2 * U });
     }
-    if (!v.trick.length) {
+    if (!plays.length) {
       for (const [dx, dy] of spots) items.push({ x: dx * U - U / 2, y: dy * U - U, w: U, h: 2 * U });
       g.append(s("circle", { class: "trick-spot", cx: 0, cy: 0, r: U * 0.8 }));
     }
