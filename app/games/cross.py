@@ -216,7 +216,7 @@ class Cross(Ruleset):
         if state.turn != seat:
             return ()
         if state.spinner is None:  # C-2: the highest double opens, nothing else
-            return (Play(highest_double(state.hands[seat])),)
+            return (PLAYS[highest_double(state.hands[seat]), None],)
         hand = (state.drawn,) if state.drawn else state.hands[seat]
         plays = _fitting(hand, state.open_ends())
         if plays:
@@ -230,7 +230,7 @@ class Cross(Ruleset):
             return action == PLAYS.get((highest_double(hand), None))
         ends = state.open_ends()
         if isinstance(action, Play):
-            if state.drawn is not None and action.tile != state.drawn:
+            if state.drawn is not None and action.tile != state.drawn:  # C-6
                 return False
             end = ends.get(ARMS.index(action.arm)) if action.arm in ARMS else None
             return end is not None and end in action.tile and action.tile in hand
@@ -329,8 +329,7 @@ class Cross(Ruleset):
                               changes.get("arms", state.arms))
             numbers = set(after.values())
             if not any(a in numbers or b in numbers for h in changes["hands"] for a, b in h):
-                return self._end_round(evolve(state, **changes), "blocked", None,
-                                       events)
+                return self._end_round(evolve(state, **changes), "blocked", None, events)
         return self._step(state, events, turn=(seat + 1) % state.n, **changes)
 
     def _end_round(self, state: State, ending: str, out: int | None, events) -> Step:
@@ -344,8 +343,8 @@ class Cross(Ruleset):
                    "draws": state.draws, "redeals": state.redeal_no}
         hands = [T.hand_json(h) for h in state.hands]
         over_event = {"type": "round_over", **summary, "scores": scores, "hands": hands}
-        new = evolve(state, scores=tuple(scores), rounds=state.rounds + (summary,),
-                                  turn=None, drawn=None)
+        new = evolve(state, scores=tuple(scores), rounds=state.rounds + (summary,), turn=None,
+                     drawn=None)
         events = (*events, over_event)
         if winner is not None and scores[winner] >= state.options["target"]:
             result = {"winner": winner, "scores": scores, "rounds": len(new.rounds),

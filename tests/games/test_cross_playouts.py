@@ -152,6 +152,24 @@ def test_random_matches_keep_every_invariant(n):
     assert endings == {"domino", "blocked"}
 
 
+EVERY_ACTION = [RS.parse_action(raw) for raw in (
+    [{"kind": "draw"}, {"kind": "pass"}]
+    + [{"kind": "play", "tile": list(t)} for t in FULL_SET]
+    + [{"kind": "play", "tile": list(t), "arm": arm} for t in FULL_SET for arm in "nesw"])]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_is_legal_agrees_with_legal_actions(n):
+    """``apply`` asks the fast ``is_legal``; it must answer exactly as ``legal_actions`` lists."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = RS.new_state(options_for(seed), n, seed)
+        while (seat := RS.to_act(state)) is not None:
+            legal = set(RS.legal_actions(state, seat))
+            assert {a for a in EVERY_ACTION if RS.is_legal(state, seat, a)} == legal
+            state = RS.apply(state, seat, rng.choice(sorted(legal, key=str))).state
+
+
 def bot_match(seed: int, n: int, bot_seats, options=None):
     state = RS.new_state(options or {}, n, seed)
     rngs = [random.Random(f"{seed}/{s}") for s in range(n)]
