@@ -23,7 +23,7 @@ export function describeEvent(ev, ctx) {
   const tile = tileText(ev.tile);
   switch (ev.type) {
     case "played":
-      if (ev.end) return t("ev.played_end", { name, tile, end: t(`table.end.${ev.end}`) });
+      if (ev.end) return t("ev.played_end", { name, tile, end: t(`ev.end.${ev.end}`) });
       if (ev.arm) return t("ev.played_arm", { name, tile, arm: t(`table.arm.${ev.arm}`) });
       if (ev.train !== undefined && ev.train !== null) {
         return t("ev.played_train", { name, tile, train: trainName(ev.train, ctx) });
@@ -33,6 +33,9 @@ export function describeEvent(ev, ctx) {
       if (ev.marker) return `${t("ev.passed", { name })} · ${t("ev.marker", { name })}`;
       return t("ev.passed", { name });
     case "lewat":
+      if (ev.payer === ctx.mySeat()) {
+        return t("ev.lewat_you", { payee: ctx.seatName(ev.payee), amount: ev.amount });
+      }
       return t("ev.lewat", {
         payer: ctx.seatName(ev.payer), payee: ctx.seatName(ev.payee), amount: ev.amount,
       });

@@ -124,3 +124,21 @@ def shot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def screenshots(page, game: str) -> None:
+    """Desktop and phone pictures of a table in play; at phone size nothing is wider than the
+    screen and the hand is on it without scrolling."""
+    shot(page, f"{game}-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, f"{game}-phone")
+    wide = page.evaluate("""[...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+        .map(e => e.tagName + '.' + (e.getAttribute('class') || ''))""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide[:8]
+    if page.locator(".hand").count():
+        hand = page.locator(".hand").bounding_box()
+        assert hand and hand["y"] + hand["height"] <= PHONE["height"] + 1, "hand below the fold"
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(200)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import shot
+from .conftest import screenshots, shot
 from .play import RESULT, act, my_turn, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
@@ -15,6 +15,7 @@ def test_socket_cut_mid_round_reconnects_and_the_game_continues(new_page):
     page = new_page("Joko")
     table = open_vs_bots(page, "gaple")
     play_until([page], lambda: page.locator(".board svg .tile").count() >= 4, timeout=60)
+    screenshots(page, "gaple")
     tiles_before = page.locator(".hand .hand-tile").count()
 
     page.context.set_offline(True)

@@ -5,27 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, shot
+from .conftest import screenshots, shot
 from .play import RESULT, act, my_turn, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
-
-
-def screenshots(page, game: str) -> None:
-    """Desktop and phone pictures of the table in the middle of play (the page stays usable:
-    the hand is on screen at both sizes)."""
-    shot(page, f"{game}-desktop")
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(300)
-    shot(page, f"{game}-phone")
-    wide = page.evaluate("""[...document.querySelectorAll('body *')]
-        .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
-        .map(e => e.tagName + '.' + (e.getAttribute('class') || ''))""")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide[:8]
-    hand = page.locator(".hand").bounding_box()
-    assert hand and hand["y"] + hand["height"] <= PHONE["height"] + 1, "hand below the fold"
-    page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(200)
 
 
 @pytest.mark.parametrize("game", ["moon", "cross", "mexican_train"])

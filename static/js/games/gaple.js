@@ -55,13 +55,15 @@ function bbox(items) {
   return { x0, y0, x1, y1 };
 }
 
-/** The row width that shows the line biggest in a box of w x h pixels. */
+const COMFORT = 0.9; // tiles this big (and bigger) are easy to read: then prefer fewer bends
+
+/** The row width that shows the line big enough with the fewest bends in a w x h box. */
 function bestLayout(line, w, hgt) {
   let best = null;
-  for (let cols = 7; cols <= 31; cols += 1) {
+  for (let cols = 31; cols >= 7; cols -= 1) {
     const lay = snake(line, cols);
     const box = bbox([...lay.pieces, lay.left, lay.right]);
-    const scale = Math.min(w / (box.x1 - box.x0 + U), hgt / (box.y1 - box.y0 + U), 1.25);
+    const scale = Math.min(w / (box.x1 - box.x0 + U), hgt / (box.y1 - box.y0 + U), COMFORT);
     if (!best || scale > best.scale + 1e-6) best = { lay, box, scale };
   }
   return best;
