@@ -66,7 +66,7 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         r = await http.post(f"/api/tables/{tid}/seats/0", headers=creds[0][1],
                             json={"buy_in": 5000})
         assert r.status_code == 409 and "you have 2000 chips" in r.text  # no overdraft
-        clients = [await SeatClient(srv.ws_url, tid, tok, seed=i).connect()
+        clients = [await SeatClient(srv.ws_url, tid, tok, seed=i).connect(close_timeout=0.2)
                    for i, (tok, _) in enumerate(creds)]
         for i, (_, h) in enumerate(creds):
             r = await http.post(f"/api/tables/{tid}/seats/{i}", headers=h, json={"buy_in": 300})
@@ -79,6 +79,8 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
             return m["table"]["match_no"] >= 3
 
         await asyncio.gather(*(c.play(third_round, 90) for c in clients))
+        for c in clients:
+            await c.close()
         for i, (_, h) in enumerate(creds):  # leave: the bot finishes the round, then cash-out
             assert (await http.delete(f"/api/tables/{tid}/seats/{i}", headers=h)).status_code == 200
         async with asyncio.timeout(60):
@@ -100,8 +102,6 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         record = (await http.get(f"/api/matches/{mine[0]['id']}")).json()
         assert record["moves"] and record["rounds"][0]["bets"]
         assert {p["seat"] for p in record["players"]} == {0, 1, 2, 3}
-    for c in clients:
-        await c.close()
 
     async with sessions() as s:
         matches = (await s.execute(select(Match).order_by(Match.number))).scalars().all()
