@@ -136,10 +136,10 @@ import asyncio, os, sys
 import redis.asyncio as aioredis
 from app.db.session import make_engine, make_sessionmaker
 from app.store.outbox import OutboxConsumer
-url, schema, redis_arg, prefix = sys.argv[1:5]
+url, schema, redis_arg, prefix, when = sys.argv[1:6]
 def fault(stage, entry):
-    if stage == "commit":
-        os._exit(9)  # die after the commit, before the acknowledgement
+    if stage == when:
+        os._exit(9)  # "write": inside the open transaction; "commit": before the ack
 async def main():
     r = (aioredis.Redis.from_url(redis_arg) if "://" in redis_arg
          else aioredis.Redis(unix_socket_path=redis_arg))
@@ -151,8 +151,9 @@ asyncio.run(main())
 """
 
 
-async def test_a_process_killed_between_commit_and_ack(redis, engine, sessions, prefix,
-                                                      redis_url_or_socket):
+@pytest.mark.parametrize("when", ["write", "commit"])
+async def test_a_process_killed_before_commit_or_before_ack(redis, engine, sessions, prefix,
+                                                           redis_url_or_socket, when):
     table = await new_table(redis, sessions, prefix)
     await table.play_round(SEEDS[0], "bet")
     before = await counts(sessions)
@@ -162,17 +163,19 @@ async def test_a_process_killed_between_commit_and_ack(redis, engine, sessions, 
         async with engine.connect() as conn:
             schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
     redis_arg = redis_url_or_socket.get("url") or redis_url_or_socket["unix_socket_path"]
-    done = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix],
+    done = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix,
+                           when],
                           capture_output=True, text=True, timeout=60,
                           cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert done.returncode == 9, done.stderr
     after_crash = await counts(sessions)
-    assert after_crash["ledger_txn"] == before["ledger_txn"] + 1  # committed, never acked
+    # "commit": the first entry was committed and never acknowledged; "write": rolled back
+    assert (after_crash["ledger_txn"] > before["ledger_txn"]) == (when == "commit")
     # the whole batch it had read stays pending to the dead consumer
     assert (await redis.xpending(table.stream, GROUP))["pending"] == await redis.xlen(table.stream)
     survivor = OutboxConsumer(redis, sessions, prefix=prefix, min_idle_ms=1)
     await drain(survivor)
-    assert survivor.duplicates == 1
+    assert survivor.duplicates == (when == "commit")
     assert (await counts(sessions))["match"] == 1
     assert (await money.audit(sessions))["ok"]
 
