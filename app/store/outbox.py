@@ -13,6 +13,7 @@ and its entries are one atomic step) as ``XADD <stream> * e <json>``. The entrie
     match    options, seed (decimal string), players (id per seat), result (Outcome JSON),
              moves: [{seat, v, action}], started_at, finished_at
     cash_out seat, player, amount     (stack -> wallet, when a player leaves)
+    house_stake / house_return  who (a bot's id, e.g. "bot:2"), amount  (house <-> bot stack)
 
 Reading side: :class:`OutboxConsumer`, one per process, all in the consumer group ``db``. It
 finds streams through the live-tables registry (``<prefix>tables:live``) and, every few seconds,
