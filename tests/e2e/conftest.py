@@ -7,6 +7,7 @@ them. Screenshots go to tests/e2e/artifacts/ (ignored by git) for a person to lo
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import shutil
 import socket
@@ -55,7 +56,8 @@ def server(tmp_path_factory):
         "MEJA_ROUND_PAUSE": "6",
         "MEJA_SECRET_KEY": "e2e-secret",
     })
-    env.setdefault("DATABASE_URL", f"sqlite+aiosqlite:///{data}/meja.db")
+    db_url, drop_db = fresh_database(data)
+    env["DATABASE_URL"] = db_url
     with open(data / "server.log", "w") as log:
         proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.serve", str(port)], cwd=ROOT,
                                 env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -76,6 +78,46 @@ def server(tmp_path_factory):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+    drop_db()
+
+
+def fresh_database(data: Path):
+    """(url, drop): a new migrated Postgres schema when DATABASE_URL names Postgres (CI),
+    else a SQLite file that the server migrates itself."""
+    pg = os.environ.get("DATABASE_URL") or ""
+    if not pg.startswith("postgres"):
+        return f"sqlite+aiosqlite:///{data}/meja.db", lambda: None
+    import asyncio
+
+    from sqlalchemy import text
+
+    from app.db.migrate import upgrade
+    from app.db.session import make_engine, normalize_url
+
+    schema = "e2e_" + uuid.uuid4().hex[:10]
+    url = normalize_url(pg) + ("&" if "?" in pg else "?") + f"search_path={schema}"
+
+    async def create():
+        admin = make_engine(pg)
+        async with admin.begin() as conn:
+            await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        await admin.dispose()
+        engine = make_engine(url)
+        await upgrade(engine)
+        await engine.dispose()
+
+    async def drop():
+        admin = make_engine(pg)
+        async with admin.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        await admin.dispose()
+
+    def run(coro_fn):  # in a thread: Playwright's sync API may own this thread's loop
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, coro_fn()).result()
+
+    run(create)
+    return url, lambda: run(drop)
 
 
 @pytest.fixture(scope="session")
