@@ -28,6 +28,26 @@ def create_table_by_form(page, seats: int) -> str:
     return page.get_attribute(".table-page", "data-table")
 
 
+def get(url: str, token: str | None = None):
+    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
+    with urllib.request.urlopen(req) as res:
+        return json.load(res)
+
+
+def stored_round(server: str, page, table: str) -> dict:
+    """The round as the database recorded it (written by the outbox consumer, so wait)."""
+    token = page.evaluate("localStorage.getItem('meja.token')")
+    for _ in range(100):
+        mine = [m for m in get(f"{server}/api/players/me/matches", token) if m["table"] == table]
+        if mine:
+            record = get(f"{server}/api/matches/{mine[0]['id']}")
+            if len(record["players"]) == 4:
+                (only,) = record["rounds"]
+                return only
+        page.wait_for_timeout(100)
+    raise AssertionError("the finished round never reached the database")
+
+
 def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, server):
     host = new_page(NAMES[0])
     table = create_table_by_form(host, 4)
@@ -66,6 +86,13 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
 
     with urllib.request.urlopen(f"{server}/api/tables/{table}") as res:
         recorded = json.load(res)["result"]["detail"]
+    stored = stored_round(server, pages[0], table)
+    assert stored["multiplier"] == recorded["multiplier"]["value"]
+    assert sorted((p["payer"], p["payee"], p["amount"]) for p in stored["lewat"]) == sorted(
+        (p["payer"], p["payee"], p["amount"]) for p in recorded["payments"] if p["kind"] == "lewat")
+    assert sorted((p["payer"], p["payee"], p["amount"]) for p in stored["bets"]) == sorted(
+        (p["payer"], p["payee"], p["amount"]) for p in recorded["payments"]
+        if p["kind"] == "settlement")
     for page in pages:
         panel = page.locator(RESULT)
         value = int(panel.locator("[data-testid=multiplier]").get_attribute("data-value"))
