@@ -65,6 +65,9 @@ export class TableSocket {
 
   chat(text) { this._send({ type: "chat", text }); }
 
+  /** Ask for the newest state (after a `stale` refusal, say). */
+  resync() { if (this.v !== null) this._send({ type: "sync", v: this.v }); }
+
   get isOpen() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
 
   /** Drop the connection as a network failure would (the page reconnects by itself). */

@@ -47,7 +47,11 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
       render();
     },
     onState(msg) { receive(msg); },
-    onError(msg) { st.error = msg.message || msg.code; render(); },
+    onError(msg) {
+      if (msg.code === "stale") { sock.resync(); return; } // the table moved on: catch up
+      st.error = msg.message || msg.code;
+      render();
+    },
     onAck() {},
     onAuthFail() { onAuthFail?.(); },
     onChat(msg) { st.chat.push(msg); st.chat = st.chat.slice(-MAX_CHAT); render(); },

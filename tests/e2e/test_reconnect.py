@@ -36,4 +36,6 @@ def test_socket_cut_mid_round_reconnects_and_the_game_continues(new_page):
     if my_turn(page):
         act(page)
     assert page.locator("[data-testid=multiplier]").get_attribute("data-value") in "12345"
+    page.click(".table-top [data-action=leave]")  # leaving returns to the lobby
+    page.wait_for_selector(".lobby .game-card")
     assert page.errors == []

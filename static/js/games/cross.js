@@ -7,18 +7,33 @@ import { fitSvg, handTiles, scoresTable } from "./common.js";
 
 const ARMS = ["n", "e", "s", "w"];
 
-/** Where the k-th piece of an arm goes, and how its two numbers face (inner number first). */
-function place(arm, k, inner, outer) {
+/**
+ * Where the k-th piece of an arm goes, and how its two numbers face. An arm runs straight for
+ * `len` pieces, then turns clockwise (north turns east, east south ...): a pinwheel, so the
+ * turned parts never meet and a long round still fits the board.
+ */
+function place(arm, k, inner, outer, len) {
+  const j = k - len; // pieces after the turn
   switch (arm) {
-    case "e": return { x: U / 2 + 2 * U * k, y: -U / 2, a: inner, b: outer };
-    case "w": return { x: -U / 2 - 2 * U * (k + 1), y: -U / 2, a: outer, b: inner };
-    case "n": return { x: -U / 2, y: -U - 2 * U * (k + 1), a: outer, b: inner, vertical: true };
-    default: return { x: -U / 2, y: U + 2 * U * k, a: inner, b: outer, vertical: true };
+    case "e":
+      if (j < 0) return { x: U / 2 + 2 * U * k, y: -U / 2, a: inner, b: outer };
+      return { x: U / 2 + 2 * U * len - U, y: U / 2 + 2 * U * j, a: inner, b: outer, vertical: true };
+    case "w":
+      if (j < 0) return { x: -U / 2 - 2 * U * (k + 1), y: -U / 2, a: outer, b: inner };
+      return { x: -U / 2 - 2 * U * len, y: -U / 2 - 2 * U * (j + 1), a: outer, b: inner, vertical: true };
+    case "n":
+      if (j < 0) return { x: -U / 2, y: -U - 2 * U * (k + 1), a: outer, b: inner, vertical: true };
+      return { x: U / 2 + 2 * U * j, y: -U - 2 * U * len, a: inner, b: outer };
+    default:
+      if (j < 0) return { x: -U / 2, y: U + 2 * U * k, a: inner, b: outer, vertical: true };
+      return { x: -U / 2 - 2 * U * (j + 1), y: 2 * U * len, a: outer, b: inner };
   }
 }
 
-function board(v, ctx) {
+function board(v, ctx, container) {
   const cross = v.cross;
+  const wide = (container.clientWidth || 600) >= (container.clientHeight || 400);
+  const straight = (arm) => ((arm === "n" || arm === "s") ? (wide ? 3 : 4) : (wide ? 6 : 3));
   if (!cross.spinner) return h("div", { class: "board-empty" }, t("table.empty_line"));
   const sp = cross.spinner.tile;
   const g = s("g", {});
@@ -28,11 +43,11 @@ function board(v, ctx) {
   for (const arm of ARMS) {
     const info = cross.arms[arm];
     info.tiles.forEach(([inner, outer], k) => {
-      const p = place(arm, k, inner, outer);
+      const p = place(arm, k, inner, outer, straight(arm));
       items.push(p);
       g.append(tileGroup(p.a, p.b, p.x, p.y, { vertical: p.vertical, data: { arm } }));
     });
-    const next = place(arm, info.tiles.length, 0, 0);
+    const next = place(arm, info.tiles.length, 0, 0, straight(arm));
     items.push(next);
     const act = sel.length > 1 ? sel.find((a) => a.arm === arm) : null;
     if (act || (!cross.complete && !info.tiles.length)) {
