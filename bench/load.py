@@ -1,0 +1,391 @@
+"""Load generator: real players on real sockets against a real server, Redis and database.
+
+    python bench/load.py [--tables 750] [--game gaple] [--think 1.0] [--seconds 60] [--json]
+
+It starts Redis (a private ``redis-server`` unless ``--redis-url``), migrates the database
+(Postgres ``meja_bench`` unless ``--database-url``/DATABASE_URL) and starts the server with
+``python -m app serve`` (or targets ``--url``). Then, per table: registers one guest per seat,
+creates the table, connects one WebSocket per seat and sits everyone, which deals. Every client
+acts from its own view only: when its view says it is to act, it waits the think time
+(``--think`` seconds, uniformly 0.5x-1.5x) and sends one of its view's legal actions.
+
+Reported for the measurement window (after ``--warmup``):
+- actions/s: acts acknowledged;
+- latency: from a client sending ``act`` until every client at that table has received the
+  ``state`` of the version it created (p50/p95/p99/max), measured in this one process so there
+  is one clock;
+- errors by code (any refusal, including ``stale``, and dropped sockets);
+- CPU (% of one core) of the server, of this generator and of Redis, the machine's busy share
+  and load average (the machine is shared), the server's memory;
+- Redis commands per action (``INFO commandstats``: script-internal calls included) and round
+  trips per move from a ``MONITOR`` sample taken after the window (``--monitor-seconds``);
+- outbox lag: entries not yet written to the database and the age of the oldest, sampled during
+  the run, and how long the backlog takes to drain once the load stops.
+A progress line every ``--every`` seconds on stderr; ``--json`` prints the report as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import sys
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import common as C  # noqa: E402
+
+SEATS = {"gaple": 4, "moon": 4, "cross": 4, "mexican_train": 4}
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.measuring = False
+        self.window_start = 0.0
+        self.latencies: list[float] = []  # seconds, acts sent inside the window
+        self.interval: list[float] = []  # latencies since the last progress line
+        self.acks = 0
+        self.acks_total = 0
+        self.sent = 0
+        self.errors: Counter = Counter()
+        self.errors_total: Counter = Counter()
+        self.states = 0
+
+    def error(self, code: str) -> None:
+        self.errors_total[code] += 1
+        if self.measuring:
+            self.errors[code] += 1
+
+
+class Table:
+    """One table's seats; ``pending`` holds, per version an act will create, the send time and
+    how many of the table's clients have yet to receive a state at least that new."""
+
+    def __init__(self, tid: str, n: int):
+        self.tid, self.n = tid, n
+        self.clients: list[Client] = []
+        self.pending: dict[int, list] = {}
+
+
+class Client:
+    def __init__(self, table: Table, seat: int, token: str, rng: random.Random):
+        self.table, self.seat, self.token, self.rng = table, seat, token, rng
+        self.ws = None
+        self.last_v = -1
+        self.acted_v = -1
+        self.cmd_v: dict[str, int] = {}
+
+
+class Load:
+    def __init__(self, args: argparse.Namespace, services: C.Services):
+        self.args, self.services = args, services
+        self.stats = Stats()
+        self.tables: list[Table] = []
+        self.loop = asyncio.get_running_loop()
+        self.stopping = False
+        self.outbox_samples: list[tuple[int, float]] = []
+        self.own = Counter()  # commands this tool sent to Redis itself
+
+    # --- set-up ----------------------------------------------------------------------------------
+    async def setup(self) -> None:
+        api = C.Api(self.services.url, concurrency=self.args.concurrency)
+        try:
+            await C.gather_limited((self._table(api, i) for i in range(self.args.tables)),
+                                   self.args.concurrency)
+        finally:
+            await api.close()
+
+    async def _table(self, api: C.Api, i: int) -> None:
+        n = self.args.seats or SEATS.get(self.args.game, 4)
+        tokens = await asyncio.gather(*(api.register(f"B{i} S{s}") for s in range(n)))
+        tid = await api.create(tokens[0], self.args.game, n, orjson.loads(self.args.options))
+        table = Table(tid, n)
+        for s, tok in enumerate(tokens):
+            c = Client(table, s, tok, random.Random(i * 100 + s))
+            await self._connect(c, len(self.tables) * n + s)
+            table.clients.append(c)
+        self.tables.append(table)
+        for s, tok in enumerate(tokens):
+            await api.sit(tok, tid, s)
+
+    async def _connect(self, c: Client, k: int) -> None:
+        url = f"{self.services.ws_url}/ws/tables/{c.table.tid}?token={c.token}"
+        src = f"127.0.0.{1 + k % self.args.sources}"
+        c.ws = await websockets.connect(
+            url, ping_interval=None, max_size=2**20, local_addr=(src, 0),
+            compression=None if self.args.no_deflate else "deflate", open_timeout=60)
+        asyncio.create_task(self._reader(c))
+
+    # --- playing ---------------------------------------------------------------------------------
+    async def _reader(self, c: Client) -> None:
+        try:
+            async for raw in c.ws:
+                self._on_message(c, orjson.loads(raw))
+        except websockets.ConnectionClosed:
+            pass
+        if not self.stopping:
+            self.stats.error("socket_closed")
+
+    def _on_message(self, c: Client, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "state":
+            self.stats.states += 1
+            self._on_state(c, msg)
+        elif kind == "ack":
+            c.cmd_v.pop(msg["cmd"], None)
+            self.stats.acks_total += 1
+            if self.stats.measuring:
+                self.stats.acks += 1
+        elif kind == "error":
+            self.stats.error(msg.get("code") or "error")
+            vn = c.cmd_v.pop(msg.get("cmd"), None)
+            if vn is not None:
+                c.table.pending.pop(vn, None)
+
+    def _on_state(self, c: Client, msg: dict[str, Any]) -> None:
+        v, table = msg["v"], c.table
+        if v <= c.last_v:
+            return
+        if table.pending:
+            now = time.perf_counter()
+            for vn in [vn for vn in table.pending if c.last_v < vn <= v]:
+                p = table.pending[vn]
+                p[1] -= 1
+                if p[1] == 0:
+                    del table.pending[vn]
+                    if p[2]:
+                        self.stats.latencies.append(now - p[0])
+                        self.stats.interval.append(now - p[0])
+        c.last_v = v
+        view = msg["view"]
+        if (view and view["legal"] and view["to_act"] == view["seat"] and v > c.acted_v
+                and not self.stopping):
+            c.acted_v = v
+            delay = self.args.think * (0.5 + c.rng.random())
+            self.loop.call_later(delay, self._act, c, v, c.rng.choice(view["legal"]))
+
+    def _act(self, c: Client, v: int, action: dict) -> None:
+        if self.stopping or c.last_v != v:
+            return  # the table moved on meanwhile (a timeout); the new state decides
+        cmd = uuid.uuid4().hex
+        c.cmd_v[cmd] = v + 1
+        c.table.pending[v + 1] = [time.perf_counter(), c.table.n, self.stats.measuring]
+        self.stats.sent += 1
+        text = orjson.dumps({"type": "act", "cmd": cmd, "v": v, "action": action}).decode()
+        self.loop.create_task(self._send(c, text))
+
+    async def _send(self, c: Client, text: str) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await c.ws.send(text)
+
+    # --- measuring -------------------------------------------------------------------------------
+    async def run(self) -> dict[str, Any]:
+        args, svc = self.args, self.services
+        server = C.Usage(svc.server_pid)
+        redis = svc.redis()
+        db = redis.connection_pool.connection_kwargs.get("db", 0)
+        rss_idle = server.rss()
+        t_setup = time.monotonic()
+        await self.setup()
+        setup_s = time.monotonic() - t_setup
+        self._progress(f"set up {len(self.tables)} tables, "
+                       f"{sum(t.n for t in self.tables)} sockets in {setup_s:.1f}s; "
+                       f"warming up {args.warmup:g}s")
+        await asyncio.sleep(args.warmup)
+        stats0 = await C.redis_stats(redis)
+        self.own["info"] += 2
+        window = C.Window(server, svc.redis_pid)
+        self.stats.measuring, self.stats.window_start = True, time.monotonic()
+        self.stats.errors.clear()
+        await self._watch(redis, window)
+        self.stats.measuring = False
+        result = window.result()
+        stats1 = await C.redis_stats(redis)
+        self.own["info"] += 2
+        acks = self.stats.acks
+        commands = C.stats_delta(stats0, stats1, self.own)
+        cas_stats = commands.get("evalsha", 0)
+        trips = await self._round_trips(db) if args.monitor_seconds > 0 else None
+        self.stopping = True
+        drain = await self._drain(redis)
+        await redis.aclose()
+        lat = {k: (None if x is None else round(x * 1000, 2))
+               for k, x in C.percentiles(self.stats.latencies).items()}
+        return {
+            "game": args.game, "tables": len(self.tables),
+            "sockets": sum(t.n for t in self.tables), "think_s": args.think,
+            "setup_s": round(setup_s, 1), **result,
+            "server_rss_idle_mib": round(rss_idle / 2**20, 1),
+            "actions": acks, "actions_per_s": round(acks / result["seconds"], 1),
+            "latency_ms": {**lat, "n": len(self.stats.latencies)},
+            "errors": dict(self.stats.errors), "errors_total_run": dict(self.stats.errors_total),
+            "redis": {
+                "commands_per_action": round(sum(commands.values()) / acks, 2) if acks else None,
+                "cas_scripts_per_action": round(cas_stats / acks, 3) if acks else None,
+                "per_action": {k: round(n / acks, 3) for k, n in commands.items()} if acks
+                else {},
+                "round_trips": trips,
+                "redis_cpu_pct": round(100 * (stats1["cpu"] - stats0["cpu"])
+                                       / result["seconds"], 1),
+            },
+            "outbox": {
+                "backlog_max_entries": max((e for e, _ in self.outbox_samples), default=0),
+                "lag_max_s": max((a for _, a in self.outbox_samples), default=0.0),
+                "lag_last_s": self.outbox_samples[-1][1] if self.outbox_samples else 0.0,
+                **drain,
+            },
+        }
+
+    async def _watch(self, redis, window: C.Window) -> None:
+        """The window itself: a progress line every ``--every`` s, outbox samples."""
+        args, s = self.args, self.stats
+        end = time.monotonic() + args.seconds
+        last_t, last_acks = time.monotonic(), 0
+        sample = [t.tid for t in self.tables[:: max(1, len(self.tables) // 50)]]
+        server, me = window.server, window.me
+        last_cpu = (server.cpu(), me.cpu())
+        while (now := time.monotonic()) < end:
+            await asyncio.sleep(min(args.every, end - now))
+            entries, age, used = await C.outbox_backlog(redis, self.services.prefix, sample)
+            self.own["xlen"] += used // 2
+            self.own["xrange"] += used // 2
+            self.outbox_samples.append((entries, age))
+            t, cpu = time.monotonic(), (server.cpu(), me.cpu())
+            lat = C.percentiles(s.interval)
+            s.interval = []
+            rate = (s.acks - last_acks) / (t - last_t)
+            ms = {k: "-" if x is None else f"{x * 1000:.1f}" for k, x in lat.items()}
+            self._progress(
+                f"t={t - s.window_start:5.0f}s  {rate:6.0f} act/s  p50 {ms['p50']}ms "
+                f"p99 {ms['p99']}ms max {ms['max']}ms  errors {sum(s.errors.values())}  "
+                f"server {100 * (cpu[0] - last_cpu[0]) / (t - last_t):3.0f}%  "
+                f"generator {100 * (cpu[1] - last_cpu[1]) / (t - last_t):3.0f}%  "
+                f"outbox {entries} ({age:.1f}s, sampled)")
+            last_t, last_acks, last_cpu = t, s.acks, cpu
+
+    async def _round_trips(self, db: int) -> dict[str, Any]:
+        acks0 = self.stats.acks_total
+        sent, inner = await C.monitor(self.services.redis_url, self.args.monitor_seconds, db)
+        acks = self.stats.acks_total - acks0
+        out = C.round_trip_summary(sent, acks)
+        out["script_internal"] = dict(inner.most_common())
+        return out
+
+    async def _drain(self, redis) -> dict[str, Any]:
+        """Stop acting and close the sockets, then time the outbox backlog down to zero."""
+        for t in self.tables:
+            for c in t.clients:
+                with contextlib.suppress(Exception):
+                    await c.ws.close()
+        tids = [t.tid for t in self.tables]
+        t0 = time.monotonic()
+        entries = age = 0
+        while time.monotonic() - t0 < self.args.drain_timeout:
+            entries, age, _ = await C.outbox_backlog(redis, self.services.prefix, tids)
+            if entries == 0:
+                break
+            await asyncio.sleep(0.5)
+        return {"after_stop_entries": entries, "drain_s": round(time.monotonic() - t0, 2),
+                "drained": entries == 0}
+
+    def _progress(self, line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+
+def report_text(r: dict[str, Any]) -> str:
+    lat, red, ob = r["latency_ms"], r["redis"], r["outbox"]
+    rt = red["round_trips"] or {}
+    return "\n".join([
+        f"{r['tables']} {r['game']} tables, {r['sockets']} players, think {r['think_s']}s, "
+        f"window {r['seconds']}s (set-up {r['setup_s']}s)",
+        f"actions/s          {r['actions_per_s']}  ({r['actions']} acknowledged)",
+        f"act -> everyone    p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms  "
+        f"max {lat['max']} ms  (n={lat['n']})",
+        f"errors             {r['errors'] or 0}",
+        f"CPU (% of a core)  server {r['server_cpu_pct']}  generator {r['generator_cpu_pct']}  "
+        f"redis {r['redis_cpu_pct']}  machine busy {r['machine_busy_pct']}% of "
+        f"{r['cores']} cores  load {r['loadavg_start']} -> {r['loadavg_end']}",
+        f"server memory      {r['server_rss_mib']} MiB (idle {r['server_rss_idle_mib']} MiB)",
+        f"redis              {red['commands_per_action']} commands/action (script calls incl.), "
+        f"{red['cas_scripts_per_action']} CAS scripts/action",
+        f"round trips        move path {rt.get('move_path_per_move')}/move, "
+        f"{rt.get('move_path_per_cas')}/CAS; all clients {rt.get('all_per_move')}/move "
+        f"(MONITOR sample: {rt.get('sent')})",
+        f"outbox             max backlog {ob['backlog_max_entries']} entries, max lag "
+        f"{ob['lag_max_s']}s (sampled tables); drained {ob['drained']} in {ob['drain_s']}s",
+    ])
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=750)
+    p.add_argument("--game", default="gaple")
+    p.add_argument("--seats", type=int, default=None, help="default 4")
+    p.add_argument("--options", default="{}", help="table options, JSON")
+    p.add_argument("--think", type=float, default=1.0,
+                   help="mean think time per turn in s (4 seats: each acts about every 4x)")
+    p.add_argument("--seconds", type=float, default=60.0, help="measurement window")
+    p.add_argument("--warmup", type=float, default=10.0)
+    p.add_argument("--every", type=float, default=5.0, help="progress line period")
+    p.add_argument("--monitor-seconds", type=float, default=3.0,
+                   help="MONITOR sample after the window for round trips (0: skip)")
+    p.add_argument("--drain-timeout", type=float, default=60.0)
+    p.add_argument("--round-pause", type=float, default=1.0,
+                   help="server's pause between rounds (MEJA_ROUND_PAUSE)")
+    p.add_argument("--concurrency", type=int, default=16, help="tables set up at once")
+    p.add_argument("--sources", type=int, default=4, help="source addresses 127.0.0.1..n")
+    p.add_argument("--no-deflate", action="store_true",
+                   help="do not offer permessage-deflate (browsers do)")
+    p.add_argument("--url", help="target a running server instead of starting one")
+    p.add_argument("--code", type=Path, default=C.ROOT,
+                   help="the checkout the server runs from (e.g. an export of a commit)")
+    p.add_argument("--server-pid", type=int, help="with --url: the server's pid (else found)")
+    p.add_argument("--redis-url", help="an existing Redis (default: a private redis-server)")
+    p.add_argument("--database-url", help=f"default: DATABASE_URL or {C.DEFAULT_DB}")
+    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                   help="extra server environment, e.g. MEJA_BOT_DELAY=0")
+    p.add_argument("--json", action="store_true")
+    return p.parse_args(argv)
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    nofile = C.raise_nofile(max(4096, args.tables * 8 * 2 + 1024))
+    env = {"MEJA_ROUND_PAUSE": str(args.round_pause), "MEJA_RATE_PER_SECOND": "10",
+           **dict(e.split("=", 1) for e in args.env)}
+    services = C.Services(redis_url=args.redis_url, database_url=args.database_url,
+                          url=args.url, server_pid=args.server_pid, env=env, nofile=nofile,
+                          log_dir=C.workdir("load"), code=args.code)
+    await services.start()
+    try:
+        load = Load(args, services)
+        report = await load.run()
+        report["server_log_dir"] = str(services.log_dir)
+        return report
+    finally:
+        await services.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    report = asyncio.run(main_async(args))
+    print(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode() if args.json
+          else report_text(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""The load tools run end to end at a tiny scale against real services (a private
+redis-server, the database from DATABASE_URL or SQLite, the real server process).
+
+These check that the tools work and report what they promise; they never assert timings
+(DESIGN.md: speed is measured by bench/, not asserted in tests).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_tool(script: str, *args: str, tmp_path: Path) -> dict:
+    db = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{tmp_path}/bench.db"
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--json",
+                          "--database-url", db, *args],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode in (0, 1), out.stderr[-3000:]
+    return orjson.loads(out.stdout)
+
+
+def test_load_plays_tables_and_reports_every_figure(tmp_path):
+    r = run_tool("load.py", "--tables", "2", "--think", "0.05", "--warmup", "1",
+                 "--seconds", "3", "--every", "1", "--monitor-seconds", "1",
+                 "--drain-timeout", "20", tmp_path=tmp_path)
+    assert r["sockets"] == 8
+    assert r["actions"] > 0 and r["errors"] == {}
+    assert r["latency_ms"]["n"] > 0
+    assert set(r["latency_ms"]) >= {"p50", "p95", "p99", "max"}
+    assert r["server_cpu_pct"] is not None and r["generator_cpu_pct"] is not None
+    trips = r["redis"]["round_trips"]
+    assert trips["cas_scripts"] > 0 and trips["move_path_per_cas"] >= 1
+    assert r["redis"]["commands_per_action"] > 0
+    assert r["outbox"]["drained"] is True
+
+
+def test_connections_hold_idle_players_and_answer_pings(tmp_path):
+    r = run_tool("connections.py", "--players", "12", "--hold", "1", "--settle", "0.5",
+                 tmp_path=tmp_path)
+    assert r["connected"] == 12 and r["refused"] == 0
+    assert r["all_stayed_up"] is True and r["pongs"] == 12
+    assert r["kib_per_connection"] is not None
