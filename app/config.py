@@ -14,6 +14,10 @@ from pathlib import Path
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+
+# Values from .env.example and the docs that must never reach production.
+PLACEHOLDERS = {"change-me", "changeme", "secret", "password", "postgres", "meja", "admin"}
 
 
 class Settings(BaseSettings):
@@ -28,7 +32,12 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Path("./var")
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "MEJA_PORT"))
+
+    # Operations (issue 9): JSON log level; seconds a SIGTERM'd process may take to finish the
+    # actions in flight and the outbox work it holds before it exits.
+    log_level: str = "info"
+    shutdown_grace: float = 10.0
 
     # Identity: tokens are HMAC-signed with this key; unset -> a key kept in data_dir, so every
     # process on the machine shares it (set it explicitly when replicas run on several machines).
@@ -71,6 +80,26 @@ class Settings(BaseSettings):
             if url.startswith(plain):
                 return "postgresql+asyncpg://" + url[len(plain):]
         return url
+
+    @property
+    def embedded(self) -> bool:
+        """The development mode: embedded Redis (REDIS_URL unset), one process, one machine."""
+        return self.redis_url is None
+
+    def insecure_defaults(self) -> list[str]:
+        """Secrets left at a default or an example placeholder; create_app refuses to start
+        with any of them outside the embedded mode (replicas need one shared, real key)."""
+        if self.embedded:
+            return []
+        problems = []
+        if not self.secret_key or self.secret_key.lower() in PLACEHOLDERS:
+            problems.append("MEJA_SECRET_KEY must be set to a long random value")
+        if self.admin_token is not None and self.admin_token.lower() in PLACEHOLDERS:
+            problems.append("MEJA_ADMIN_TOKEN is an example value; set a random one or unset it")
+        password = make_url(self.database_url).password
+        if password is not None and password.lower() in PLACEHOLDERS:
+            problems.append("the database password in DATABASE_URL is an example value")
+        return problems
 
     @cached_property
     def signing_key(self) -> bytes:

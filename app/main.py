@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from .api.deps import install_errors
 from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
+from .metrics import Metrics
 from .services.players import Players
 from .services.tables import TableService
 from .store.clocks import Sweeper
@@ -48,7 +50,8 @@ class Live:
                                 command_ttl=settings.command_ttl_seconds)
         self.players = Players(redis, self.keys, settings.signing_key, db=db,
                                grant=settings.starting_balance)
-        self.tables = TableService(settings, self.store, seeds=seeds, db=db)
+        self.metrics = Metrics()
+        self.tables = TableService(settings, self.store, seeds=seeds, db=db, metrics=self.metrics)
         self.outbox = OutboxConsumer(redis, db, prefix=settings.key_prefix,
                                      min_idle_ms=settings.outbox_reclaim_ms)
         self.hub = Hub(redis, self.keys, self.store,
@@ -56,6 +59,7 @@ class Live:
         self.sweeper = Sweeper(redis, self.keys, self.tables.run_clock,
                                interval=settings.sweep_interval,
                                lease=settings.claim_lease_seconds)
+        self.metrics.watch(self)
 
 
 def create_app(settings: Settings | None = None, *,
@@ -84,17 +88,32 @@ def create_app(settings: Settings | None = None, *,
                     task.cancel()
                 await asyncio.gather(sweeper, outbox, *live.tables.tasks,
                                      return_exceptions=True)
+                await _drain_outbox(live.outbox, settings.shutdown_grace)
                 await live.hub.stop()
         await engine.dispose()
 
+    from . import metrics
     from .api import history, lobby, ops, players, wallet
     from .ws import endpoint
 
     app = FastAPI(title="Meja", version="0.1.0", lifespan=lifespan,
                   description="Online domino tables: a REST lobby and one WebSocket per table.")
-    for module in (players, lobby, ops, wallet, history, endpoint):
+    for module in (players, lobby, ops, metrics, wallet, history, endpoint):
         app.include_router(module.router)
     install_errors(app)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
+
+
+async def _drain_outbox(consumer: OutboxConsumer, grace: float) -> None:
+    """Shutdown (SIGTERM, after uvicorn finished the actions in flight): the consumer loop was
+    cancelled; settle the entries this consumer had read and those still waiting, so none waits
+    ``outbox_reclaim_ms`` for another replica to reclaim it. A database outage leaves them to
+    the other replicas (they stay in Redis)."""
+    try:
+        done = await asyncio.wait_for(consumer.run_once(block_ms=1), grace)
+        logging.getLogger("meja.shutdown").info("outbox drained", extra={"entries": done})
+    except Exception as err:  # noqa: BLE001 - shutting down either way
+        logging.getLogger("meja.shutdown").warning(
+            "outbox not drained; other replicas will reclaim it", extra={"error": repr(err)})

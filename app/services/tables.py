@@ -24,6 +24,7 @@ from app.config import Settings
 from app.games import registry
 from app.games.errors import BadOptions, GameError, IllegalAction
 from app.games.rng import new_seed
+from app.metrics import Metrics
 from app.store.tables import CasResult, Snapshot, TableStore
 
 from . import money, table_money
@@ -46,9 +47,11 @@ def _not_found(tid: str) -> TableError:
 
 class TableService:
     def __init__(self, settings: Settings, store: TableStore, *,
-                 seeds: Callable[[str, int], int] | None = None, db=None):
+                 seeds: Callable[[str, int], int] | None = None, db=None,
+                 metrics: Metrics | None = None):
         self.settings = settings
         self.store = store
+        self.metrics = metrics or Metrics()  # ops: counts and logs every applied change
         self.db = db  # async_sessionmaker: buy-ins (chips & records); None: stacks are free
         self.seeds = seeds or (lambda tid, match_no: new_seed())
         self.tasks: set[asyncio.Task] = set()
@@ -329,6 +332,7 @@ class TableService:
             if res.status == "ok":
                 res.current.memo["state"] = ch.state
                 self._schedule(tid, clock)
+                self.metrics.record_change(tid, res.v, ch)
                 return res, ch
             if res.status == "dup":
                 return res, None

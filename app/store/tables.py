@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
+from ..metrics import count_round_trip
 from .keys import Keys
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -53,7 +54,7 @@ class TableStore:
 
     # --- reading -------------------------------------------------------------------------------
     async def load(self, tid: str) -> Snapshot | None:
-        self.round_trips += 1
+        self._trip()
         v, doc = await self.redis.hmget(self.keys.table(tid), ["v", "doc"])
         if v is None:
             return None
@@ -69,7 +70,7 @@ class TableStore:
     async def load_many(self, tids: list[str]) -> list[Snapshot]:
         if not tids:
             return []
-        self.round_trips += 1
+        self._trip()
         async with self.redis.pipeline(transaction=False) as pipe:
             for tid in tids:
                 pipe.hmget(self.keys.table(tid), ["v", "doc"])
@@ -78,7 +79,7 @@ class TableStore:
                 for tid, (v, doc) in zip(tids, rows) if v is not None]
 
     async def command_result(self, tid: str, cmd: str) -> int | None:
-        self.round_trips += 1
+        self._trip()
         first = await self.redis.get(self.keys.command(tid, cmd))
         return int(first) if first is not None else None
 
@@ -87,7 +88,7 @@ class TableStore:
         reaches back that far (the caller then sends a fresh state without the gap)."""
         if upto <= after:
             return []
-        self.round_trips += 1
+        self._trip()
         rows = await self.redis.xrange(self.keys.events(tid), f"{after + 1}-0", f"{upto}-0")
         out = [(int(rid.split(b"-")[0]), orjson.loads(fields[b"e"])) for rid, fields in rows]
         if [v for v, _ in out] != list(range(after + 1, upto + 1)):
@@ -95,11 +96,11 @@ class TableStore:
         return out
 
     async def live_tables(self) -> list[str]:
-        self.round_trips += 1
+        self._trip()
         return [t.decode() for t in await self.redis.zrevrange(self.keys.live, 0, -1)]
 
     async def action_log(self, tid: str, match_no: int) -> list[dict[str, Any]]:
-        self.round_trips += 1
+        self._trip()
         rows = await self.redis.lrange(self.keys.log(tid, match_no), 0, -1)
         return [orjson.loads(x) for x in rows]
 
@@ -126,7 +127,7 @@ class TableStore:
                 "" if deadline_ms is None else deadline_ms, k.channel(tid), self.stream_len,
                 self.command_ttl, live, len(outbox), *outbox,
                 len(log), *(orjson.dumps(e) for e in log)]
-        self.round_trips += 1
+        self._trip()
         reply = await self._cas(keys=keys, args=args)
         status = reply[0].decode()
         if status == "ok":
@@ -140,11 +141,15 @@ class TableStore:
 
     async def set_deadline(self, tid: str, at_ms: int | None) -> None:
         """Put a table's deadline back after a claim that found nothing to do."""
-        self.round_trips += 1
+        self._trip()
         if at_ms is None:
             await self.redis.zrem(self.keys.clocks, tid)
         else:
             await self.redis.zadd(self.keys.clocks, {tid: at_ms})
+
+    def _trip(self) -> None:
+        self.round_trips += 1
+        count_round_trip()  # ops: round trips per action (app.metrics)
 
     def _remember(self, snap: Snapshot) -> Snapshot:
         old = self.cache.get(snap.tid)

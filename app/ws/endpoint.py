@@ -119,7 +119,8 @@ async def _serve(live, tid: str, conn: Conn) -> None:
             if conn.pid is None:
                 conn.push(_err(msg.cmd, "not_your_turn", "spectators do not play; sign in"))
             else:
-                conn.push(await live.tables.act(tid, conn.pid, msg.cmd, msg.v, msg.action))
+                conn.push(await live.metrics.act(live, tid, conn.pid, msg.cmd, msg.v,
+                                                 msg.action))
         elif isinstance(msg, P.Sync):
             await _back(live, tid, conn)
             await _send_state(live, tid, conn, msg.v)

@@ -1,0 +1,183 @@
+"""Prometheus metrics (``GET /metrics``) and the game log line, one registry per app.
+
+Each app instance has its own ``CollectorRegistry`` (tests run two apps in one process). Scrape
+every replica on its own (the proxy does not serve ``/metrics``); sum across replicas in queries.
+
+Per process: ``meja_open_sockets``, ``meja_actions_total{game,by}`` (by: player, bot, timeout),
+``meja_action_seconds{game}`` (a player's action from receipt to its answer),
+``meja_action_redis_round_trips`` (per accepted player action; the design holds it to 1-2),
+``meja_action_refusals_total{code}``, ``meja_timeouts_total{game}`` (O-3 timeouts this process
+applied), ``meja_outbox_written_total{result}`` (this process's consumer).
+Shared state, read from Redis at scrape time (the same value on every replica; use ``max``):
+``meja_live_tables``, ``meja_outbox_backlog`` (entries not yet in the database),
+``meja_outbox_pending`` (read by a consumer, not yet acknowledged), ``meja_outbox_lag_seconds``
+(age of the oldest entry not yet in the database).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from . import logs
+
+log = logging.getLogger("meja.tables")
+router = APIRouter(tags=["ops"])
+
+# Redis round trips of the action being served in this task (None outside an action).
+_TRIPS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("meja_trips",
+                                                                         default=None)
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+def count_round_trip() -> None:
+    """Called by the table store for each Redis round trip (counts it for the current action)."""
+    trips = _TRIPS.get()
+    if trips is not None:
+        trips[0] += 1
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = r = CollectorRegistry()
+        self.actions = Counter("meja_actions", "Actions applied, by game and by whom",
+                               ["game", "by"], registry=r)
+        self.action_seconds = Histogram(
+            "meja_action_seconds", "A player's action from receipt to its answer", ["game"],
+            buckets=LATENCY_BUCKETS, registry=r)
+        self.round_trips = Histogram(
+            "meja_action_redis_round_trips", "Redis round trips per accepted player action",
+            buckets=(1, 2, 3, 4, 6, 10), registry=r)
+        self.refusals = Counter("meja_action_refusals", "Player actions answered with an error",
+                                ["code"], registry=r)
+        self.timeouts = Counter("meja_timeouts", "Turn timeouts applied by this process (O-3)",
+                                ["game"], registry=r)
+        self.live_tables = Gauge("meja_live_tables", "Tables in the live registry (all replicas)",
+                                 registry=r)
+        self.outbox_backlog = Gauge("meja_outbox_backlog",
+                                    "Outbox entries not yet written to the database", registry=r)
+        self.outbox_pending = Gauge("meja_outbox_pending",
+                                    "Outbox entries read by a consumer, not yet acknowledged",
+                                    registry=r)
+        self.outbox_lag = Gauge("meja_outbox_lag_seconds",
+                                "Age of the oldest outbox entry not yet in the database",
+                                registry=r)
+        self._live: Any = None
+
+    def watch(self, live: Any) -> None:
+        """Read the process's own numbers (sockets, consumer counts) from ``live`` at scrape."""
+        self._live = live
+        self.registry.register(_LiveCollector(live))
+
+    # --- the action path -----------------------------------------------------------------------
+    async def act(self, live: Any, tid: str, pid: Any, cmd: str, v: int, action: Any) -> dict:
+        """``live.tables.act`` timed, its Redis round trips counted, its log lines tagged."""
+        trips = [0]
+        token = _TRIPS.set(trips)
+        start = time.perf_counter()
+        try:
+            with logs.table_context(tid, v):
+                reply = await live.tables.act(tid, pid, cmd, v, action)
+        finally:
+            _TRIPS.reset(token)
+        snap = live.store.cache.get(tid)
+        game = snap.doc["game"] if snap is not None else "unknown"
+        self.action_seconds.labels(game).observe(time.perf_counter() - start)
+        if reply.get("type") == "ack":
+            self.round_trips.observe(trips[0])
+        else:
+            self.refusals.labels(reply.get("code", "error")).inc()
+        return reply
+
+    def record_change(self, tid: str, v: int, ch: Any) -> None:
+        """After a successful compare-and-set: count its actions and timeouts and write the game
+        log line. Only action kinds and event types are logged: their contents may hold tiles."""
+        game = ch.doc["game"]
+        for entry in ch.log:
+            self.actions.labels(game, entry["by"]).inc()
+        types = [e.get("type") for e in ch.events]
+        if "timeout" in types:
+            self.timeouts.labels(game).inc(types.count("timeout"))
+        log.info("table changed", extra={
+            "table": tid, "v": v, "game": game, "match": ch.doc.get("match_no"),
+            "status": ch.doc.get("status"), "events": types,
+            "actions": [{"seat": e["seat"], "kind": e["action"].get("kind"), "by": e["by"]}
+                        for e in ch.log]})
+
+    # --- scrape --------------------------------------------------------------------------------
+    async def refresh(self, live: Any) -> None:
+        """Read the shared numbers from Redis (one pipelined round trip for the outbox)."""
+        redis, keys = live.redis, live.keys
+        tables = await redis.zrange(keys.live, 0, -1)
+        self.live_tables.set(len(tables))
+        streams = {keys.outbox(_s(t)) for t in tables} | set(getattr(live.outbox, "known", ()))
+        if not streams:
+            for gauge in (self.outbox_backlog, self.outbox_pending, self.outbox_lag):
+                gauge.set(0)
+            return
+        streams = sorted(streams)
+        async with redis.pipeline(transaction=False) as pipe:
+            for key in streams:
+                pipe.xlen(key)
+                pipe.xrange(key, "-", "+", count=1)
+                pipe.xpending(key, live.outbox.group)
+            replies = await pipe.execute(raise_on_error=False)
+        backlog = pending = 0
+        oldest_ms: int | None = None
+        for i in range(len(streams)):
+            length, first, summary = replies[3 * i:3 * i + 3]
+            if isinstance(length, int):
+                backlog += length
+            if isinstance(first, list) and first:
+                ms = int(_s(first[0][0]).split("-")[0])
+                oldest_ms = ms if oldest_ms is None else min(oldest_ms, ms)
+            if isinstance(summary, dict):
+                pending += int(summary.get("pending") or 0)
+        self.outbox_backlog.set(backlog)
+        self.outbox_pending.set(pending)
+        self.outbox_lag.set(0 if oldest_ms is None else max(0.0, time.time() - oldest_ms / 1000))
+
+
+class _LiveCollector:
+    def __init__(self, live: Any):
+        self.live = live
+
+    def collect(self):
+        socks = GaugeMetricFamily("meja_open_sockets", "WebSockets open on this process")
+        socks.add_metric([], sum(len(s) for s in self.live.hub.sockets.values()))
+        yield socks
+        consumer = self.live.outbox
+        written = CounterMetricFamily("meja_outbox_written",
+                                      "Outbox entries this process's consumer settled",
+                                      labels=["result"])
+        for result, n in (("applied", consumer.applied), ("duplicate", consumer.duplicates),
+                          ("dead", consumer.dead)):
+            written.add_metric([result], n)
+        yield written
+
+
+def _s(x: Any) -> str:
+    return x.decode() if isinstance(x, bytes) else x
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    live = request.app.state.live
+    try:
+        await live.metrics.refresh(live)
+    except Exception:  # Redis down: still serve the process's own numbers
+        logging.getLogger("meja.metrics").warning("metrics: Redis not readable", exc_info=True)
+    return Response(generate_latest(live.metrics.registry), media_type=CONTENT_TYPE_LATEST)
