@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
-from app.services import money
+from app.services import money, table_money
 
 from .deps import Player
 
@@ -40,13 +40,16 @@ async def my_wallet(player: Player, db: Db) -> dict:
 
 @router.get("/api/admin/audit")
 async def audit(request: Request, db: Db) -> dict:
-    """The money invariants; needs ``Authorization: Bearer <MEJA_ADMIN_TOKEN>``."""
+    """The money invariants; needs ``Authorization: Bearer <MEJA_ADMIN_TOKEN>``. Once the
+    outbox is drained, the stacks on the live tables in Redis must equal the ledger's."""
     live = request.app.state.live
     expected = getattr(live.settings, "admin_token", None)
     given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
         raise HTTPException(403, "the admin token is required (setting MEJA_ADMIN_TOKEN)")
     report = await money.audit(db)
-    consumer = getattr(live, "outbox", None)
-    report["outbox_backlog"] = await consumer.backlog() if consumer is not None else None
+    report["outbox_backlog"] = backlog = await live.outbox.backlog()
+    report["stacks_in_redis"] = in_redis = await table_money.stacks_in_redis(live.store)
+    if backlog == 0:  # everything written: the ledger's stacks are the tables' stacks
+        report["ok"] = report["ok"] and in_redis == report["stacks_in_play"]
     return report

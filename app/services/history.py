@@ -56,8 +56,9 @@ async def match_record(db: Sessions, match_id: int) -> dict | None:
         "id": match.id, "table": match.table_id, "number": match.number, "game": match.game,
         "options": match.options, "seed": match.seed, "started_at": _iso(match.started_at),
         "finished_at": _iso(match.finished_at), "result": match.result,
-        "players": [{"seat": s.seat, "player_id": s.player_id, "name": name, "score": s.score,
-                     "winner": s.winner} for s, name in seats],
+        "players": [{"seat": s.seat, "player_id": s.player_id, "name": name,
+                     "bot": s.player_id is None, "score": s.score, "winner": s.winner}
+                    for s, name in seats],
         "rounds": [{
             "number": r.number, "winner": r.winner, "ending": r.ending,
             "multiplier": r.multiplier,

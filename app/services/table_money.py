@@ -59,3 +59,10 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
             out.append(results.cash_out_entry(tid, n, seat["player"], seat["stack"],
                                               seat["sit"]))
     return out
+
+
+async def stacks_in_redis(store: Any) -> int:
+    """The chips on the seats of every live table, as Redis has them (the audit compares them
+    with the ledger's stack accounts once the outbox is drained)."""
+    docs = await store.load_many(await store.live_tables())
+    return sum((seat or {}).get("stack") or 0 for snap in docs for seat in snap.doc["seats"])

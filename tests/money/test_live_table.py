@@ -95,6 +95,9 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         audit = await http.get("/api/admin/audit", headers={"Authorization": f"Bearer {ADMIN}"})
         assert audit.status_code == 200 and audit.json()["ok"], audit.json()
         assert audit.json()["outbox_backlog"] == 0
+        assert audit.json()["stacks_in_redis"] == audit.json()["stacks_in_play"] > 0  # bots'
+        # the house granted two guests and funded two bots; nothing else left it
+        assert audit.json()["granted"] == 2 * 2000 + 2 * srv.settings.bot_stack
         assert (await http.get("/api/admin/audit")).status_code == 403
 
         mine = (await http.get("/api/players/me/matches", headers=creds[0][1])).json()
