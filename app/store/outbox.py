@@ -16,11 +16,12 @@ and its entries are one atomic step) as ``XADD <stream> * e <json>``. The entrie
     house_stake / house_return  who (a bot's id, e.g. "bot:2"), amount  (house <-> bot stack)
 
 Reading side: :class:`OutboxConsumer`, one per process, all in the consumer group ``db``. It
-finds streams through the live-tables registry (``<prefix>tables:live``) and, every few seconds,
-a SCAN for ``<prefix>t:*:outbox`` (so the last entries of a table that just closed are not
-missed). For each entry it opens a database transaction, writes the entry
-(``results.apply_entry``: idempotent by the entry's key), commits, and only then XACKs and
-XDELs it. A consumer that dies between reading and committing, or between committing and
+finds streams through the live-tables registry (``<prefix>tables:live``), remembers them in
+``<prefix>outbox:streams`` until a closed table's stream is empty (so the last entries of a table
+that just closed are still read, also after a restart), and at start and every minute SCANs for
+``<prefix>t:*:outbox`` as a backstop. For each entry it opens a database transaction, writes
+the entry (``results.apply_entry``: idempotent by the entry's key), commits, and only then XACKs
+and XDELs it. A consumer that dies between reading and committing, or between committing and
 acknowledging, leaves the entry pending; after ``min_idle_ms`` any consumer takes it over with
 XAUTOCLAIM and writes it again, which changes nothing if it was committed. So every movement
 reaches the database exactly once. While the database is down the entries stay in Redis
@@ -73,7 +74,7 @@ class OutboxConsumer:
     def __init__(self, redis: Redis, sessions: async_sessionmaker[AsyncSession], *,
                  prefix: str = "meja:", name: str | None = None, group: str = GROUP,
                  min_idle_ms: int = 30_000, block_ms: int = 2_000, count: int = 100,
-                 scan_every: float = 5.0, max_attempts: int = 5, per_stream: bool = False,
+                 scan_every: float = 60.0, max_attempts: int = 5, per_stream: bool = False,
                  streams: Callable[[], Awaitable[list[str]]] | None = None,
                  fault: Callable[[str, dict], None] | None = None):
         """``fault(stage, entry)`` is a test hook called at the stages "read", "write" (inside
@@ -87,6 +88,7 @@ class OutboxConsumer:
         self.ready: set[str] = set()
         self.attempts: dict[str, int] = {}
         self.last_scan = 0.0
+        self.registry = f"{prefix}outbox:streams"
         self.applied = self.duplicates = self.dead = 0
 
     # --- finding streams -----------------------------------------------------------------------
@@ -94,16 +96,23 @@ class OutboxConsumer:
         if self.streams_fn is not None:
             self.known.update(await self.streams_fn())
             return sorted(self.known)
-        live = {outbox_key(self.prefix, _s(t))
-                for t in await self.redis.zrange(f"{self.prefix}tables:live", 0, -1)}
-        self.known |= live
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(f"{self.prefix}tables:live", 0, -1)
+            pipe.smembers(self.registry)
+            tids, registered = await pipe.execute()
+        live = {outbox_key(self.prefix, _s(t)) for t in tids}
+        registered = {_s(k) for k in registered}
+        if live - registered:  # remembered, so the last entries of a closed table are read
+            await self.redis.sadd(self.registry, *(live - registered))
+        self.known |= live | registered
         if time.monotonic() - self.last_scan >= self.scan_every:
             self.last_scan = time.monotonic()
-            async for key in self.redis.scan_iter(match=f"{self.prefix}t:*:outbox", count=500):
-                self.known.add(_s(key))
+            async for key in self.redis.scan_iter(match=f"{self.prefix}t:*:outbox", count=1000):
+                self.known.add(_s(key))  # backstop: a table that lived less than one poll
             for key in list(self.known - live):
-                if not await self.redis.xlen(key):
-                    self.known.discard(key)  # a closed table, fully written
+                if not await self.redis.xlen(key):  # a closed table, fully written
+                    await self.redis.srem(self.registry, key)
+                    self.known.discard(key)
                     self.ready.discard(key)
         return sorted(self.known)
 

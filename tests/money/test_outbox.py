@@ -194,3 +194,21 @@ async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(
                                          '{"kind": "mystery", "key": "k2"}']
     assert "lacks" in dead[1][1]["error"] and "unknown outbox entry kind" in dead[2][1]["error"]
     assert (await counts(sessions))["match"] == 1  # the good entries behind them were written
+
+
+async def test_a_table_that_closed_before_its_entries_were_read_is_still_written(
+        redis, sessions, prefix):
+    seen = await new_table(redis, sessions, prefix)  # known to the consumer while live
+    unseen = await new_table(redis, sessions, prefix)  # closes before any consumer looks
+    await redis.zrem(f"{prefix}tables:live", unseen.tid)
+    consumer = OutboxConsumer(redis, sessions, prefix=prefix, scan_every=3600)
+    await consumer.run_once(block_ms=1)  # first look: live tables, and a SCAN
+    await redis.zrem(f"{prefix}tables:live", seen.tid)
+    for table in (seen, unseen):
+        await table.play_round(SEEDS[0], "normal")
+    restarted = OutboxConsumer(redis, sessions, prefix=prefix, scan_every=3600)
+    restarted.last_scan = float("inf")  # no SCAN: only the remembered registry finds `seen`
+    await restarted.run_once(block_ms=1)
+    assert await redis.xlen(seen.stream) == 0 and await redis.xlen(unseen.stream) > 0
+    await drain(OutboxConsumer(redis, sessions, prefix=prefix))  # the start-up SCAN finds it
+    assert (await counts(sessions))["match"] == 2
