@@ -226,9 +226,10 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     if (!v.hand) return null;
     const myTurn = v.to_act === v.seat && !isOver();
     const highlight = game().highlightOf?.(v, ctx) || null;
+    const someTile = legal().some((a) => a.tile);
     const tiles = v.hand.map((tile) => {
       const acts = tileActions(tile);
-      const cls = ["hand-tile", acts.length ? "legal" : myTurn ? "dim" : "",
+      const cls = ["hand-tile", acts.length ? "legal" : myTurn && someTile ? "dim" : "",
         st.selected && sameTile(st.selected, tile) ? "selected" : "",
         highlight && highlight.some((x) => sameTile(x, tile)) ? "fresh" : ""].join(" ");
       return h("button", {

@@ -4,10 +4,18 @@ import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileSvg } from "../tiles.js";
 
-/** Wrap board content in an <svg> whose viewBox fits box (board units) with a margin. */
-export function fitSvg(content, box, cls) {
+/**
+ * Wrap board content in an <svg> whose viewBox fits box (board units) with a margin, drawn at
+ * most `maxScale` pixels per unit in its container, so a few tiles are not blown up to fill
+ * the table.
+ */
+export function fitSvg(content, box, cls, container, maxScale = 1) {
   const m = U / 2;
-  const vb = [box.x0 - m, box.y0 - m, box.x1 - box.x0 + 2 * m, box.y1 - box.y0 + 2 * m];
+  const minW = (container?.clientWidth || 0) / maxScale;
+  const minH = (container?.clientHeight || 0) / maxScale;
+  const w = Math.max(box.x1 - box.x0 + 2 * m, minW), hh = Math.max(box.y1 - box.y0 + 2 * m, minH);
+  const cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2;
+  const vb = [cx - w / 2, cy - hh / 2, w, hh];
   return s("svg", {
     class: `board-svg ${cls || ""}`, viewBox: vb.join(" "), preserveAspectRatio: "xMidYMid meet",
   }, content);

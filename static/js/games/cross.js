@@ -64,7 +64,7 @@ function board(v, ctx, container) {
     x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
     x1 = Math.max(x1, p.x + (p.vertical ? U : 2 * U)); y1 = Math.max(y1, p.y + (p.vertical ? 2 * U : U));
   }
-  return fitSvg(g, { x0, y0, x1, y1 }, "cross-svg");
+  return fitSvg(g, { x0, y0, x1, y1 }, "cross-svg", container, 1.1);
 }
 
 function roundBlock(ev, ctx) {

@@ -89,7 +89,7 @@ function board(v, ctx, container) {
     }, s("rect", { width: 2 * U, height: U, rx: 6 }),
     s("text", { x: U, y: U * 0.65, "text-anchor": "middle" }, t(`table.end.${end}`))));
   }
-  return fitSvg(root, box, "line-svg");
+  return fitSvg(root, box, "line-svg", container, 1.1);
 }
 
 function result(v, ctx) {

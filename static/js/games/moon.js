@@ -19,7 +19,7 @@ function sideName(v, side, ctx) {
 const SPOTS4 = [[0, 1.3], [-2.4, 0], [0, -1.3], [2.4, 0]];
 const SPOTS3 = [[0, 1.3], [-1.8, -0.9], [1.8, -0.9]];
 
-function board(v, ctx) {
+function board(v, ctx, container) {
   const n = v.players;
   const me = v.seat ?? 0;
   const spots = n === 4 ? SPOTS4 : SPOTS3;
@@ -64,7 +64,7 @@ function board(v, ctx) {
     x0 = Math.min(x0, it.x); y0 = Math.min(y0, it.y);
     x1 = Math.max(x1, it.x + it.w); y1 = Math.max(y1, it.y + it.h);
   }
-  const svg = fitSvg(g, { x0, y0, x1, y1 }, "trick-svg");
+  const svg = fitSvg(g, { x0, y0, x1, y1 }, "trick-svg", container, 1.1);
   const info = h("div", { class: "moon-info" },
     h("div", { class: "moon-phase" }, t(`moon.phase.${v.phase}`)),
     v.contract !== null && v.contract !== undefined
