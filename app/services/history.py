@@ -6,12 +6,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Player, Round
+from app.services.money import iso
 
 Sessions = async_sessionmaker[AsyncSession]
 
 
-def _iso(dt) -> str | None:
-    return dt.isoformat() if dt else None
 
 
 async def player_matches(db: Sessions, player_id: int, *, limit: int = 50,
@@ -25,7 +24,7 @@ async def player_matches(db: Sessions, player_id: int, *, limit: int = 50,
     async with db() as session:
         rows = (await session.execute(stmt)).all()
     return [{"id": m.id, "table": m.table_id, "number": m.number, "game": m.game,
-             "finished_at": _iso(m.finished_at), "seat": s.seat, "score": s.score,
+             "finished_at": iso(m.finished_at), "seat": s.seat, "score": s.score,
              "winner": s.winner} for m, s in rows]
 
 
@@ -54,8 +53,8 @@ async def match_record(db: Sessions, match_id: int) -> dict | None:
 
     return {
         "id": match.id, "table": match.table_id, "number": match.number, "game": match.game,
-        "options": match.options, "seed": match.seed, "started_at": _iso(match.started_at),
-        "finished_at": _iso(match.finished_at), "result": match.result,
+        "options": match.options, "seed": match.seed, "started_at": iso(match.started_at),
+        "finished_at": iso(match.finished_at), "result": match.result,
         "players": [{"seat": s.seat, "player_id": s.player_id, "name": name,
                      "bot": s.player_id is None, "score": s.score, "winner": s.winner}
                     for s, name in seats],

@@ -21,6 +21,7 @@ Calling a function again with a key already written changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import String, cast, func, literal, select
 from sqlalchemy import exc as sa_exc
@@ -170,10 +171,17 @@ async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView
             .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
             .where(LedgerEntry.player_id == player_id)
             .order_by(LedgerEntry.id.desc()).limit(limit))
-        recent = [{"key": k, "kind": kind, "table": t, "at": at.isoformat() if at else None,
+        recent = [{"key": k, "kind": kind, "table": t, "at": iso(at),
                    "account": "wallet" if acc.startswith("wallet:") else "stack", "amount": amt}
                   for k, kind, t, at, acc, amt in rows]
     return WalletView(int(bal), at_tables, recent)
+
+
+def iso(dt: datetime | None) -> str | None:
+    """ISO 8601 in UTC (SQLite hands back naive UTC timestamps)."""
+    if dt is None:
+        return None
+    return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).isoformat()
 
 
 async def audit(db: Sessions) -> dict:
