@@ -355,7 +355,8 @@ class TableService:
         try:
             await self.run_clock(tid, v)
         except Exception:  # a failed bot turn is retried by the sweeper
-            log.exception("clock of table %s at v%s failed", tid, v)
+            log.exception("clock of table %s at v%s failed", tid, v,
+                          extra={"table": tid, "v": v})
 
     def _maybe_deal(self, ch: D.Change, v_next: int) -> None:
         players = D.dealable(ch.doc)

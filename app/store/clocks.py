@@ -52,5 +52,5 @@ class Sweeper:
                 try:
                     ran += bool(await self.run(tid, claimed=True))
                 except Exception:
-                    log.exception("timeout of table %s failed", tid)
+                    log.exception("timeout of table %s failed", tid, extra={"table": tid})
         return ran

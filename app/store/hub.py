@@ -99,4 +99,5 @@ class Hub:
             try:
                 await self.deliver(tid, message, socks)
             except Exception:
-                log.exception("delivery to table %s failed", tid)
+                log.exception("delivery to table %s failed", tid,
+                              extra={"table": tid, "v": message.get("v")})

