@@ -25,15 +25,18 @@ async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
     return r.json()["token"], {"Authorization": f"Bearer {r.json()['token']}"}
 
 
-async def start_match(srv, game: str, n: int, options: dict | None = None, spectator=True):
-    """A table of ``n`` real clients (and a spectator), all connected before the deal."""
+async def start_match(srv, game: str, n: int, options: dict | None = None, spectator=True,
+                      spread=None):
+    """A table of ``n`` real clients (and a spectator), all connected before the deal; with
+    ``spread`` (a list of servers) client ``i`` connects to ``spread[i % len(spread)]``."""
+    spread = spread or [srv]
     async with httpx.AsyncClient(base_url=srv.url) as http:
         creds = [await register(http, f"Player {i}") for i in range(n)]
         r = await http.post("/api/tables", headers=creds[0][1],
                             json={"game": game, "seats": n, "options": options or {}})
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
-        clients = [await SeatClient(srv.ws_url, tid, tok, seed=i).connect()
+        clients = [await SeatClient(spread[i % len(spread)].ws_url, tid, tok, seed=i).connect()
                    for i, (tok, _) in enumerate(creds)]
         watcher = await SeatClient(srv.ws_url, tid, None).connect() if spectator else None
         for i, (_, headers) in enumerate(creds):
@@ -138,6 +141,31 @@ def audit_messages(rs, states: dict, messages: list[dict], who: str) -> int:
         assert not leaked, f"{who} saw hidden tiles {sorted(leaked)} at v{msg['v']}: {msg}"
         checked += 1
     return checked
+
+
+async def finish(clients, watcher, done, timeout=90):
+    async def watch():
+        await watcher.until(done, timeout)
+
+    await asyncio.gather(*(c.play(done, timeout) for c in clients),
+                         *([watch()] if watcher else []))
+
+
+async def check_replay(srv, tid: str, clients, watcher, match_no: int = 1) -> dict:
+    store = srv.live.store
+    snap = await store.load(tid)
+    doc = snap.doc
+    log = await store.action_log(tid, match_no)
+    rs, states = states_by_version(doc["game"], doc["match_options"], len(doc["players"]),
+                                   doc["seed"], log)
+    final = states[max(states)]
+    result = {k: v for k, v in doc["result"].items() if k != "winner_seat"}
+    assert result == rs.outcome(final).to_json()
+    for i, c in enumerate(clients):
+        assert audit_messages(rs, states, c.messages, f"seat {i}") > 0
+    if watcher:
+        assert audit_messages(rs, states, watcher.messages, "spectator") > 0
+    return doc
 
 
 def _current_round(events: list[dict]) -> list[dict]:
