@@ -31,12 +31,6 @@ DESKTOP = {"width": 1366, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/e2e/" in str(item.fspath).replace(os.sep, "/"):
-            item.add_marker(pytest.mark.e2e)
-
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
