@@ -8,10 +8,20 @@ may show a tile that recipient could not see at that version (O-2).
 
 from __future__ import annotations
 
+import asyncio
+
+import orjson
 import pytest
 
 from app.games import registry
-from tests.ws.client import check_replay, finish, match_over, start_match
+from tests.ws.client import (
+    audit_messages,
+    check_replay,
+    finish,
+    match_over,
+    start_match,
+    states_by_version,
+)
 
 SHORT = {"mexican_train": {"rounds": 4}}  # a whole match still, just fewer rounds
 
@@ -21,12 +31,46 @@ def seats_for(game: str) -> int:
     return max(rs.min_seats, min(4, rs.max_seats))
 
 
+class Published:
+    """Every payload published on the table channels, audited like a spectator's messages."""
+
+    def __init__(self, pubsub):
+        self.pubsub, self.payloads = pubsub, []
+        self.task = asyncio.create_task(self._collect())
+
+    async def _collect(self):
+        async for msg in self.pubsub.listen():
+            if msg["type"] == "pmessage":
+                self.payloads.append(orjson.loads(msg["data"]))
+
+    async def check(self, srv, tid: str) -> None:
+        await asyncio.sleep(0.1)
+        self.task.cancel()
+        await self.pubsub.aclose()
+        doc = (await srv.live.store.load(tid)).doc
+        log = await srv.live.store.action_log(tid, 1)
+        rs, states = states_by_version(doc["game"], doc["match_options"], len(doc["players"]),
+                                       doc["seed"], log)
+        assert all(set(p) == {"t", "v", "e"} for p in self.payloads)  # no view, no state
+        as_spectator = [{"type": "state", "v": p["v"], "view": {"seat": None}, "events": p["e"]}
+                        for p in self.payloads if p["t"] == tid]
+        assert audit_messages(rs, states, as_spectator, "pub/sub") > 10
+
+
+async def listen(srv) -> Published:
+    pubsub = srv.live.redis.pubsub()
+    await pubsub.psubscribe(f"{srv.settings.key_prefix}t:*")
+    return Published(pubsub)
+
+
 @pytest.mark.parametrize("game", registry.available())
 async def test_o2_full_match_over_websockets_matches_the_rules(live_server, game):
     srv = await live_server(seeds=lambda tid, m: 1000 + m, round_pause=60, rate_per_second=1e4)
+    published = await listen(srv)
     tid, clients, watcher = await start_match(srv, game, seats_for(game), SHORT.get(game))
     await finish(clients, watcher, match_over(1))
     doc = await check_replay(srv, tid, clients, watcher)
+    await published.check(srv, tid)
     assert doc["status"] == "over"
     for c in clients:
         assert c.latest["table"]["status"] == "over"
