@@ -104,16 +104,18 @@ class TableService:
             raise TableError(409, "already_seated", "you already sit at this table")
         if doc["seats"][n] is not None:
             raise TableError(409, "seat_taken", f"seat {n} is taken")
-        stack = None
+        stack = key = None
         if doc["chips"]:
             stack = self.settings.default_stack if buy_in is None else buy_in
             if stack < doc["stake"]:
                 raise TableError(422, "bad_buy_in", "the buy-in must cover one stake", "buy_in")
-            await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
+            key = await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
 
         def build(snap: Snapshot, v_next: int) -> D.Change:
             if snap.doc["seats"][n] is not None:
                 raise TableError(409, "seat_taken", f"seat {n} is taken")
+            if D.seat_of(snap.doc, player["id"]) is not None:  # a concurrent sit won
+                raise TableError(409, "already_seated", "you already sit at this table")
             ch = D.begin(snap.doc, self._state(snap))
             ch.doc["seats"][n] = D.make_seat(player["id"], player["name"], bot=False,
                                              stack=stack, sit=v_next)
@@ -124,8 +126,8 @@ class TableService:
         try:
             res, _ = await self._change(tid, build, snap=snap)
         except TableError:
-            if stack is not None:  # the seat was surely not taken: give the buy-in back
-                await self._refund(player["id"], tid, n, stack, snap.v + 1)
+            if key is not None:  # this call's seat was surely not taken: give its buy-in back
+                await self._refund(player["id"], tid, n, stack, key)
             raise
         return self.summary(res.current)
 
@@ -366,24 +368,25 @@ class TableService:
 
     # --- seams for chips & records -------------------------------------------------------------
     async def _buy_in(self, pid: Any, tid: str, seat: int, amount: int, sit: int,
-                      stake: int) -> None:
+                      stake: int) -> str | None:
         """The buy-in leaves the wallet (one locked database transaction) before the seat is
-        taken; refused with a clear error when the wallet cannot pay (chips & records)."""
+        taken; refused with a clear error when the wallet cannot pay (chips & records).
+        Returns its key. Each sit request has its own buy-in (a nonce in the key), refunded if
+        that request's seat is not taken, so a double-click can never seat one buy-in twice."""
         if self.db is None:
-            return
+            return None
+        key = f"{money.buy_in_key(tid, seat, sit)}:{secrets.token_hex(4)}"
         try:
-            await money.buy_in(self.db, pid, tid, seat, amount,
-                               key=money.buy_in_key(tid, seat, sit), minimum=stake,
+            await money.buy_in(self.db, pid, tid, seat, amount, key=key, minimum=stake,
                                maximum=stake * self.settings.buy_in_max_stakes)
+            return key
         except money.BadBuyIn as e:
             raise TableError(422, e.code, e.message, "buy_in") from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
 
-    async def _refund(self, pid: Any, tid: str, seat: int, amount: int, sit: int) -> None:
-        if self.db is not None:
-            key = "refund:" + money.buy_in_key(tid, seat, sit)
-            await money.cash_out(self.db, pid, tid, seat, amount, key=key)
+    async def _refund(self, pid: Any, tid: str, seat: int, amount: int, key: str) -> None:
+        await money.cash_out(self.db, pid, tid, seat, amount, key="refund:" + key)
 
     async def _outbox(self, tid: str, before: Snapshot, ch: D.Change, v_next: int) -> list[str]:
         """The outbox entries of this change: payments, records, cash-outs (chips & records)."""

@@ -124,3 +124,22 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
                     for b in brows] == bets
     for m in matches:
         assert (await replay.replay_match(sessions, m.id)).ok
+
+
+async def test_concurrent_sits_by_one_player_take_one_buy_in(live_server, database):
+    url, _ = database
+    srv = await live_server(database_url=url, starting_balance=2000, admin_token=ADMIN)
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, h = await register(http, "Cepat")
+        tid = (await http.post("/api/tables", headers=h, json={
+            "game": "gaple", "seats": 4, "options": {"stake": 10}})).json()["id"]
+        answers = await asyncio.gather(*(
+            http.post(f"/api/tables/{tid}/seats/{n}", headers=h, json={"buy_in": 300})
+            for n in (0, 0, 1, 2, 3, 1)))
+        assert sorted(a.status_code for a in answers) == [200, 409, 409, 409, 409, 409]
+        w = (await http.get("/api/players/me/wallet", headers=h)).json()
+        assert (w["balance"], w["at_tables"]) == (1700, {tid: 300})
+        await drained(srv)
+        audit = (await http.get("/api/admin/audit",
+                                headers={"Authorization": f"Bearer {ADMIN}"})).json()
+        assert audit["ok"] and audit["stacks_in_redis"] == audit["stacks_in_play"] == 300, audit
