@@ -96,6 +96,8 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
         h("strong", {}, t(`game.${x.game}`)),
         h("span", { class: "pill" }, stake ? t("lobby.stake", { n: stake }) : t("lobby.no_stake")),
         h("span", { class: "pill" }, t("lobby.seats", { taken, n })),
+        h("span", { class: `pill ${x.status === "playing" ? "pill-live" : ""}` },
+          t(x.status === "playing" ? "lobby.playing" : "lobby.waiting")),
         optionTags(x.game, x.options, t).map((tag) => h("span", { class: "pill pill-soft" }, tag))),
       h("div", { class: "table-seats" }, seats.map((p) => h("span", { class: `seat-chip ${p?.bot ? "bot" : ""}` },
         p && (p.name || p.bot) ? (p.name || t("lobby.bot")) : t("lobby.empty_seat")))),

@@ -71,6 +71,7 @@ function board(v, ctx, container) {
       ? h("div", {}, t("moon.contract", { name: ctx.seatName(v.bidder), bid: v.contract })) : null,
     v.trump !== null && v.trump !== undefined && v.phase !== "trump"
       ? h("div", { class: "trump", "data-trump": v.trump }, t("moon.trump", { suit: suitName(v.trump) })) : null,
+    v.widow_count ? h("div", {}, t("moon.widow", { n: v.widow_count })) : null,
     h("div", { class: "moon-sides" }, v.tricks_won.map((n2, side) => h("div", { class: "side-line" },
       h("span", {}, sideName(v, side, ctx)),
       h("span", { class: "num" }, `${t("moon.tricks", { n: n2 })} · ${t("moon.score", { n: v.scores[side] })}`)))));
