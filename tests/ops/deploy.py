@@ -87,3 +87,20 @@ def compose_config(tmp_path: Path) -> dict:
     done = compose(compose_dir(tmp_path), "config")
     assert done.returncode == 0, done.stderr
     return yaml.safe_load(done.stdout)
+
+
+def image_tree(dest: Path) -> Path:
+    """The files the runtime stage COPYs into its WORKDIR, laid out the same way under
+    ``dest``: a process started there runs only what the image would contain."""
+    for word, rest in dockerfile_instructions():
+        if word != "COPY" or rest.startswith("--"):
+            continue
+        *sources, target = rest.split()
+        for src in sources:
+            to = dest / target / Path(src).name if target.endswith("/") else dest / target
+            to.parent.mkdir(parents=True, exist_ok=True)
+            if (ROOT / src).is_dir():
+                shutil.copytree(ROOT / src, to, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(ROOT / src, to)
+    return dest

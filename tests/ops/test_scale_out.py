@@ -1,11 +1,12 @@
 """Scale-out for real: two server processes, started with the Dockerfile's own command
 (``python -m app serve``, uvicorn, each on its ``PORT``) after the compose file's migrate
-command, share one Redis and one database. Four players, two on each process, play a Domino
-Cross match (to 20 points, a short one); mid-match process A gets SIGTERM. Its sockets are
-closed with 1012 ("service restart"), its players reconnect to B and the match finishes there,
-with every action applied once. Afterwards the outbox has reached the database, A drained and
-exited within its grace period, and both processes' logs are JSON lines that show table ids
-and versions but no token, secret or tile.
+command, share one Redis and one database. B runs from a copy of exactly the files the image
+contains, so the image lacks nothing the server needs. Four players, two on each process, play
+a Domino Cross match (to 20 points, a short one); mid-match process A gets SIGTERM. Its sockets
+are closed with 1012 ("service restart"), its players reconnect to B and the match finishes
+there, with every action applied once. Afterwards the outbox has reached the database, A
+drained and exited within its grace period, and both processes' logs are JSON lines that show
+table ids and versions but no token, secret or tile.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from redis.asyncio import Redis
 from app.store.keys import Keys
 from app.store.tables import TableStore
 from tests.db.fixtures import new_database
-from tests.ops.deploy import ROOT, dockerfile_exec, local
+from tests.ops.deploy import ROOT, dockerfile_exec, image_tree, local
 from tests.ws.client import states_by_version
 
 SECRET = "ops-scale-out-" + uuid.uuid4().hex
@@ -39,8 +40,8 @@ MOVE_PAUSE = 0.08  # players think a little, so the SIGTERM surely lands mid-mat
 
 
 class Server:
-    def __init__(self, name: str, env: dict, tmp_path):
-        self.name = name
+    def __init__(self, name: str, env: dict, tmp_path, cwd=ROOT):
+        self.name, self.cwd = name, cwd
         self.port = _free_port()
         self.env = {**env, "PORT": str(self.port)}
         self.err_path = tmp_path / f"{name}.log"
@@ -50,7 +51,7 @@ class Server:
     def start(self) -> Server:
         self.err = open(self.err_path, "w")  # noqa: SIM115 - closed in stop()
         # The image's CMD, run here: `python -m app serve`, PORT from the environment.
-        self.proc = subprocess.Popen(local(dockerfile_exec("CMD")), cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen(local(dockerfile_exec("CMD")), cwd=self.cwd, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=self.err)
         return self
 
@@ -70,7 +71,7 @@ class Server:
     def probe(self, path: str = "/healthz") -> int:
         """The image's HEALTHCHECK command against this process."""
         argv = local(dockerfile_exec("HEALTHCHECK"))[:-1] + [path]
-        return subprocess.run(argv, cwd=ROOT, env=self.env, capture_output=True,
+        return subprocess.run(argv, cwd=self.cwd, env=self.env, capture_output=True,
                                timeout=30).returncode
 
     def stop(self) -> None:
@@ -158,16 +159,22 @@ async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
            "MEJA_DATA_DIR": str(tmp_path), "MEJA_RATE_PER_SECOND": "1000",
            "MEJA_RATE_BURST": "1000", "MEJA_ROUND_PAUSE": "60", "MEJA_SHUTDOWN_GRACE": "10",
            "MEJA_LOG_LEVEL": "info", "MEJA_OUTBOX_RECLAIM_MS": "60000"}
-    # The compose file's one-shot migration, then two replicas.
-    migrate = subprocess.run(local(["python", "-m", "app", "migrate"]), cwd=ROOT, env=env,
+    # B runs from the image's file layout (only what the Dockerfile copies), like the one-shot
+    # migration of the compose file; A from the source tree.
+    image = image_tree(tmp_path / "image")
+    migrate = subprocess.run(local(["python", "-m", "app", "migrate"]), cwd=image, env=env,
                              capture_output=True, text=True, timeout=120)
     assert migrate.returncode == 0, migrate.stderr
-    a, b = Server("A", env, tmp_path).start(), Server("B", env, tmp_path).start()
+    a = Server("A", env, tmp_path).start()
+    b = Server("B", env, tmp_path, cwd=image).start()
     tokens: list[str] = []
     try:
         await asyncio.gather(a.ready(), b.ready())
         assert await asyncio.to_thread(a.probe) == 0
         assert await asyncio.to_thread(b.probe, "/readyz") == 0
+        async with httpx.AsyncClient(base_url=b.url) as http:  # the image has the client
+            page = await http.get("/")
+            assert page.status_code == 200 and "<html" in page.text.lower()
 
         # Players register and sit through both processes; seats 0, 2 play on A, 1, 3 on B.
         homes = [a, b, a, b]
