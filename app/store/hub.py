@@ -51,6 +51,7 @@ class Hub:
             self.sockets[tid] = set()
             await self._pubsub.subscribe(self.keys.channel(tid))
         self.sockets[tid].add(sock)
+        self.store.heard.setdefault(tid, 0)
         snap = await self.store.load(tid)  # after subscribing, so no version is missed
         if snap is not None:
             self.store.heard[tid] = max(self.store.heard.get(tid, 0), snap.v)
@@ -63,7 +64,7 @@ class Hub:
         socks.discard(sock)
         if not socks:
             del self.sockets[tid]
-            self.store.heard.pop(tid, None)
+            self.store.forget(tid)
             self._locks.pop(tid, None)
             await self._pubsub.unsubscribe(self.keys.channel(tid))
 

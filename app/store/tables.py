@@ -24,6 +24,7 @@ from ..metrics import count_round_trip
 from .keys import Keys
 
 SCRIPTS = Path(__file__).parent / "scripts"
+LOG_TTL = 7 * 24 * 3600  # an action log outlives its match by far (records are built at the end)
 
 
 @dataclasses.dataclass
@@ -126,7 +127,7 @@ class TableStore:
         args = [tid, expected, raw_doc, "1" if cmd else "0", orjson.dumps(events),
                 "" if deadline_ms is None else deadline_ms, k.channel(tid), self.stream_len,
                 self.command_ttl, live, len(outbox), *outbox,
-                len(log), *(orjson.dumps(e) for e in log)]
+                len(log), *(orjson.dumps(e) for e in log), LOG_TTL]
         self._trip()
         reply = await self._cas(keys=keys, args=args)
         status = reply[0].decode()
@@ -151,8 +152,15 @@ class TableStore:
         self.round_trips += 1
         count_round_trip()  # ops: round trips per action (app.metrics)
 
+    def forget(self, tid: str) -> None:
+        """The hub stopped watching the table: its cached snapshot can no longer be trusted."""
+        self.heard.pop(tid, None)
+        self.cache.pop(tid, None)
+
     def _remember(self, snap: Snapshot) -> Snapshot:
+        """Cache the snapshot if the table is watched (only those caches are ever trusted, so
+        the cache holds no more tables than this process has sockets for)."""
         old = self.cache.get(snap.tid)
-        if old is None or old.v <= snap.v:
+        if snap.tid in self.heard and (old is None or old.v <= snap.v):
             self.cache[snap.tid] = snap
         return snap

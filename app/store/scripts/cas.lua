@@ -3,7 +3,8 @@
 --       6 command key, 7 live-tables zset
 -- ARGV: 1 table id, 2 expected version, 3 new doc, 4 has command ("1"/"0"), 5 events (JSON
 --       array), 6 deadline ms ("" = none), 7 channel, 8 stream length, 9 command ttl s,
---       10 live ("" keep, "-" remove, else score), 11 n outbox, outbox..., n log, log...
+--       10 live ("" keep, "-" remove, else score), 11 n outbox, outbox..., n log, log...,
+--       log ttl s (the match record is built from the log when the match ends)
 -- Returns {"ok", v} | {"dup", first v} | {"stale", v, doc}.
 if ARGV[4] == "1" then
   local first = redis.call("GET", KEYS[6])
@@ -25,6 +26,7 @@ for j = 1, n_out do redis.call("XADD", KEYS[3], "*", "e", ARGV[i + j]) end
 i = i + n_out + 1
 local n_log = tonumber(ARGV[i])
 for j = 1, n_log do redis.call("RPUSH", KEYS[4], ARGV[i + j]) end
+if n_log > 0 then redis.call("EXPIRE", KEYS[4], tonumber(ARGV[i + n_log + 1])) end
 if ARGV[6] == "" then
   redis.call("ZREM", KEYS[5], ARGV[1])
 else

@@ -1,0 +1,69 @@
+"""The compare-and-set script on a real Redis: all or nothing, versions, command ids."""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+import pytest
+from redis.asyncio import Redis
+
+from app.store.keys import Keys
+from app.store.tables import TableStore
+
+
+@pytest.fixture
+async def store(live_redis_url, live_prefix):
+    redis = Redis.from_url(live_redis_url)
+    yield TableStore(redis, Keys(live_prefix), stream_len=3, command_ttl=60)
+    await redis.aclose()
+
+
+async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
+    keys, redis = store.keys, store.redis
+    pubsub = redis.pubsub()
+    await pubsub.subscribe(keys.channel("t1"))
+    await pubsub.get_message(timeout=1)  # the subscribe confirmation
+    before = store.round_trips
+    res = await store.cas("t1", 0, {"a": 1}, events=[{"type": "created"}], cmd="c1",
+                          deadline_ms=12345, log=[{"seat": 0}], match_no=1,
+                          outbox=['{"kind":"x"}'], live="99")
+    assert (res.status, res.v) == ("ok", 1) and store.round_trips - before == 1
+    assert (await store.load("t1")).doc == {"a": 1}
+    assert await store.command_result("t1", "c1") == 1
+    assert await store.events_since("t1", 0, 1) == [(1, [{"type": "created"}])]
+    assert await store.action_log("t1", 1) == [{"seat": 0}]
+    assert 0 < await redis.ttl(keys.log("t1", 1)) <= 7 * 24 * 3600
+    assert await redis.zscore(keys.clocks, "t1") == 12345
+    assert await redis.zscore(keys.live, "t1") == 99
+    assert [f[b"e"] for _, f in await redis.xrange(keys.outbox("t1"))] == [b'{"kind":"x"}']
+    msg = await pubsub.get_message(timeout=1, ignore_subscribe_messages=True)
+    assert orjson.loads(msg["data"]) == {"t": "t1", "v": 1, "e": [{"type": "created"}]}
+    await pubsub.aclose()
+
+
+async def test_cas_refuses_a_stale_version_and_returns_the_table(store):
+    await store.cas("t2", 0, {"n": 1}, events=[])
+    res = await store.cas("t2", 0, {"n": 2}, events=[{"type": "lost"}], deadline_ms=5)
+    assert res.status == "stale" and res.v == 1 and res.current.doc == {"n": 1}
+    assert await store.events_since("t2", 0, 1) == [(1, [])]
+    assert await store.redis.zscore(store.keys.clocks, "t2") is None
+
+
+async def test_a_command_id_is_applied_once_and_answers_its_first_version(store):
+    await store.cas("t3", 0, {"n": 0}, events=[])
+    results = await asyncio.gather(*(store.cas("t3", 1, {"n": i}, events=[], cmd="same")
+                                     for i in range(5)))
+    assert sorted(r.status for r in results) == ["dup"] * 4 + ["ok"]
+    assert {r.v for r in results} == {2}
+    again = await store.cas("t3", 2, {"n": 9}, events=[], cmd="same")
+    assert (again.status, again.v) == ("dup", 2)
+    assert (await store.load("t3")).v == 2
+
+
+async def test_the_event_stream_is_capped_and_a_gap_is_reported(store):
+    for v in range(6):
+        await store.cas("t4", v, {"v": v + 1}, events=[{"type": "e", "n": v + 1}])
+    assert [v for v, _ in await store.events_since("t4", 3, 6)] == [4, 5, 6]
+    assert await store.events_since("t4", 1, 6) is None  # versions 2-3 were trimmed
+    assert await store.events_since("t4", 6, 6) == []
