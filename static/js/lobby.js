@@ -172,7 +172,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   function render() {
     clear(el);
     const filters = ["all", ...GAME_IDS];
-    el.append(
+    el.append(...[
       h("h2", { class: "lobby-title" }, t("lobby.title")),
       h("section", { class: "games" }, GAME_IDS.map(gameCard)),
       st.creating ? createForm(st.creating) : null,
@@ -188,7 +188,8 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
           const rows = st.tables.filter((x) => st.filter === "all" || x.game === st.filter);
           return rows.length ? h("ul", { class: "table-list" }, rows.map(tableRow))
             : h("p", { class: "muted" }, t("lobby.none"));
-        })()));
+        })()),
+    ].filter(Boolean));
     if (st.creating) el.querySelector("form.create")?.scrollIntoView({ block: "nearest" });
   }
 

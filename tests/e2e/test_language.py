@@ -34,6 +34,7 @@ def dictionaries(page) -> dict[str, dict[str, str]]:
 def check(page, lang: str, only_other: set[str], where: str) -> None:
     text = page.evaluate(VISIBLE_TEXT)
     assert "⟦" not in text, f"{where}: a string without a dictionary entry"
+    assert not {"null", "undefined", "nan", "object"} & words(text), f"{where}: {text!r}"
     left = words(text) & only_other
     assert not left, f"{where} in {lang}: untranslated words {sorted(left)}"
 
