@@ -29,6 +29,7 @@ from app.store.tables import CasResult, Snapshot, TableStore
 
 from . import money, table_money
 from . import table_doc as D
+from .table_views import TableViews
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def _not_found(tid: str) -> TableError:
     return TableError(404, "not_found", f"no table {tid}")
 
 
-class TableService:
+class TableService(TableViews):
     def __init__(self, settings: Settings, store: TableStore, *,
                  seeds: Callable[[str, int], int] | None = None, db=None,
                  metrics: Metrics | None = None):
@@ -400,75 +401,6 @@ class TableService:
         if snap is None:
             raise _not_found(tid)
         return snap
-
-    def _ruleset(self, game: str):
-        return registry.get_ruleset(game)
-
-    def _state(self, snap: Snapshot) -> Any:
-        if "state" not in snap.memo:
-            raw = snap.doc["state"]
-            rs = self._ruleset(snap.doc["game"])
-            snap.memo["state"] = rs.load(raw) if raw is not None else None
-        return snap.memo["state"]
-
-    def summary(self, snap: Snapshot) -> dict:
-        if "summary" not in snap.memo:
-            snap.memo["summary"] = D.summary(snap.doc, snap.v)
-        return snap.memo["summary"]
-
-    def view(self, snap: Snapshot, table_seat: int | None) -> dict | None:
-        """The rules view for a table seat (a spectator's for None or an unseated player)."""
-        state = self._state(snap)
-        if state is None:
-            return None
-        gseat = D.game_seat(snap.doc, table_seat)
-        views = snap.memo.setdefault("views", {})
-        if gseat not in views:
-            views[gseat] = self._ruleset(snap.doc["game"]).view(state, gseat)
-        return views[gseat]
-
-    def seat_of(self, tid: str, pid: Any) -> int | None:
-        snap = self.store.cache.get(tid)
-        return D.seat_of(snap.doc, pid) if snap else None
-
-    def state_message(self, snap: Snapshot, pid: Any, events: list | None) -> dict:
-        n = D.seat_of(snap.doc, pid) if pid is not None else None
-        msg = {"type": "state", "v": snap.v, "table": {**self.summary(snap), "you": n},
-               "view": self.view(snap, n), "events": events or []}
-        if events is None:
-            msg["gap"] = True
-        return msg
-
-    # --- socket delivery -----------------------------------------------------------------------
-    async def sync_message(self, tid: str, pid: Any, since: int | None) -> dict | None:
-        """A fresh ``state`` with the events after ``since`` (``gap`` when they are gone)."""
-        snap = await self.store.snapshot(tid)
-        if snap is None:
-            return None
-        events: list | None = []
-        if since is not None and since < snap.v:
-            got = await self.store.events_since(tid, since, snap.v)
-            events = None if got is None else [e for _, es in got for e in es]
-        return self.state_message(snap, pid, events)
-
-    async def fanout(self, tid: str, message: dict, socks: list) -> None:
-        """Send each local socket of the table its own view of the version just published."""
-        v = message["v"]
-        snap = await self.store.snapshot(tid)
-        if snap is not None and snap.v < v:
-            snap = await self.store.load(tid)
-        socks = [s for s in socks if 0 <= s.last_v < snap.v] if snap else []
-        if not socks:
-            return
-        low = min(s.last_v for s in socks)
-        if low == v - 1 and snap.v == v:
-            got = [(v, message["e"])]
-        else:
-            got = await self.store.events_since(tid, low, snap.v)
-        for s in socks:
-            events = None if got is None else [e for ev, es in got if ev > s.last_v for e in es]
-            s.push(self.state_message(snap, s.pid, events))
-            s.last_v = snap.v
 
 
 def _error(cmd: str | None, code: str, message: str) -> dict:
