@@ -327,6 +327,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
       h("h3", {}, t("table.waiting")),
       h("ul", { class: "seat-list" }, tb.seats.map((x, n) => h("li", { "data-seat": n },
         h("span", {}, tableSeatName(n)), x.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+        !x.name && !x.bot ? h("span", { class: "tag" }, t("lobby.empty_seat")) : null,
         !x.name && !x.bot && (you === null || you === undefined)
           ? h("button", { class: "btn", type: "button", "data-action": "sit",
             onclick: () => rest(() => api.sit(tableId, n)) }, t("lobby.sit")) : null))),
