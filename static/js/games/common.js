@@ -53,3 +53,13 @@ export function scoresTable(rows, ctx) {
     h("tbody", {}, rows.seats.map((seat, i) => h("tr", {},
       h("td", {}, ctx.seatName(seat)), rows.cells[i].map((c) => h("td", { class: "num" }, ctx.fmt(c)))))));
 }
+
+/** The newest "played" event still in the view's recent events (to mark that tile). */
+export function lastPlayed(v) {
+  const evs = v.last_events || [];
+  for (let i = evs.length - 1; i >= 0; i--) {
+    if (evs[i].type === "played") return evs[i];
+    if (evs[i].type === "round_over" || evs[i].type === "dealt" || evs[i].type === "round_started") return null;
+  }
+  return null;
+}

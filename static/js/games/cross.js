@@ -3,7 +3,7 @@
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
-import { fitSvg, handTiles, scoresTable } from "./common.js";
+import { fitSvg, handTiles, lastPlayed, scoresTable } from "./common.js";
 
 const ARMS = ["n", "e", "s", "w"];
 
@@ -40,12 +40,16 @@ function board(v, ctx, container) {
   const items = [{ x: -U / 2, y: -U, vertical: true }];
   g.append(tileGroup(sp[0], sp[1], -U / 2, -U, { vertical: true, cls: "spinner" }));
   const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
+  const last = lastPlayed(v);
   for (const arm of ARMS) {
     const info = cross.arms[arm];
+    const isLast = last && last.arm === arm;
     info.tiles.forEach(([inner, outer], k) => {
       const p = place(arm, k, inner, outer, straight(arm));
       items.push(p);
-      g.append(tileGroup(p.a, p.b, p.x, p.y, { vertical: p.vertical, data: { arm } }));
+      g.append(tileGroup(p.a, p.b, p.x, p.y, {
+        vertical: p.vertical, data: { arm }, cls: isLast && k === info.tiles.length - 1 ? "last" : "",
+      }));
     });
     const next = place(arm, info.tiles.length, 0, 0, straight(arm));
     items.push(next);

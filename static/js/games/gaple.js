@@ -4,7 +4,7 @@
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileGroup, tileSvg } from "../tiles.js";
-import { fitSvg, handTiles, paymentsTable } from "./common.js";
+import { fitSvg, handTiles, lastPlayed, paymentsTable } from "./common.js";
 
 /**
  * Lay the line out in rows of `cols` units, alternating direction; the tile that does not fit
@@ -74,9 +74,10 @@ function board(v, ctx, container) {
   if (!v.line.length) return h("div", { class: "board-empty" }, t("table.empty_line"));
   const { lay, box } = bestLayout(v.line, w, hgt);
   const root = s("g", {});
+  const last = lastPlayed(v);
+  const fresh = !last ? -1 : last.end === "right" ? lay.pieces.length - 1 : 0;
   lay.pieces.forEach((p, i) => root.append(tileGroup(p.a, p.b, p.x, p.y, {
-    vertical: p.vertical, data: { i },
-    cls: i === 0 ? "end-left" : i === lay.pieces.length - 1 ? "end-right" : "",
+    vertical: p.vertical, data: { i }, cls: i === fresh ? "last" : "",
   })));
   const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
   for (const end of ["left", "right"]) {

@@ -4,7 +4,7 @@
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
-import { handTiles, scoresTable } from "./common.js";
+import { handTiles, lastPlayed, scoresTable } from "./common.js";
 import { trainName } from "../events.js";
 
 const ROW = 1.5 * U;
@@ -25,6 +25,7 @@ function board(v, ctx, container) {
   const visible = Math.max(2, Math.floor((width - tilesX - U / 2) / (2 * U)) - 1);
   const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
   const must = v.must_cover?.train;
+  const last = lastPlayed(v);
   const g = s("g", {});
   const [e] = v.hub.tile;
   const midY = height / 2;
@@ -58,8 +59,10 @@ function board(v, ctx, container) {
       rg.append(s("text", { class: "more", x: x + U / 2, y: y + 5, "text-anchor": "middle" }, `+${from}`));
       x += U;
     }
-    tiles.slice(from).forEach(([a, b]) => {
-      rg.append(tileGroup(a, b, x, y - U / 2, { vertical: false }));
+    const isLast = last && String(last.train) === String(row.key);
+    tiles.slice(from).forEach(([a, b], k) => {
+      const cls = isLast && from + k === tiles.length - 1 ? "last" : "";
+      rg.append(tileGroup(a, b, x, y - U / 2, { vertical: false, cls }));
       x += 2 * U;
     });
     if (act) {
