@@ -19,7 +19,7 @@ from app.games.bots import choose, random_legal
 from app.games.moon import scoring as S
 from app.games.registry import get_ruleset
 
-from .playout import check_state, playout, replay
+from .playout import check_events, check_state, playout, replay
 
 RS = get_ruleset("moon")
 ROUNDS = 2000
@@ -73,6 +73,7 @@ def test_whole_random_matches_sweep(players):
                 check_state(RS, state, players, full)
             action = rng.choice(RS.legal_actions(state, seat))
             step = RS.apply(state, seat, action)
+            check_events(RS, step)
             log.append((seat, action.to_json()))
             state = step.state
             if any(e["type"] == "round_over" for e in step.events):

@@ -96,6 +96,8 @@ def test_m10_engine_made_bid_scores_tricks_and_deals_the_next_round():
     state, events = play_out(bid_round(SIXES, [4, None, None, None], 6))
     over = round_over(events)
     assert over["made"] and over["tricks"] == [7, 0] and over["deltas"] == [7, 0]
+    assert [e["type"] for e in events[-4:]] == ["played", "trick_won", "round_over", "dealt"]
+    assert sum(e["type"] == "played" for e in events) == 28
     assert state.scores == (7, 0) and state.round_no == 2 and state.phase.value == "bidding"
     assert RS.to_act(state) == 1  # M-4: the first bidder moves one seat on
     assert sorted(len(h) for h in state.hands) == [7] * 4

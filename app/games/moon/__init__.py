@@ -9,9 +9,9 @@ Decisions where RULES.md leaves room:
 - ``players`` defaults to the number of seats (3 or 4) and must agree with it.
 - ``first_lead_trump: true`` makes the bid winner lead a trump to the first trick when they hold
   one (with ``none`` trump, or holding no trump, any tile).
-- The play that ends a round is reported inside the ``round_over`` event (``last_play`` and
-  ``last_trick``) rather than as a ``played`` event: the next round is dealt in the same step, so
-  only the round-ending event may name a tile of the round just finished.
+- The next round is dealt in the same step as the play that ends a round: that step's events
+  are ``played``, ``trick_won``, ``round_over`` (tile-free) and ``dealt`` (or ``match_over``).
+  The view shows only the current round; the previous one survives as its tile-free summary.
 - With three players the bid winner may discard any of their eight tiles, the widow included;
   they alone see the discard afterwards, and it is never revealed.
 """
@@ -215,9 +215,9 @@ class Moon(Ruleset):
         won = {"type": "trick_won", "seat": winner, "number": len(tricks)}
         if len(tricks) < S.TRICKS:
             return Step(new, (play, won))
-        return self._score(new, play, done)
+        return self._score(new, (play, won))
 
-    def _score(self, state: State, play: JSON, last: Trick) -> Step:
+    def _score(self, state: State, events: tuple[JSON, ...]) -> Step:
         """M-10, M-11: score the round, then end the match or deal the next round."""
         n, bidder = state.n, state.bidder
         side = S.side_of(bidder, n)
@@ -231,10 +231,7 @@ class Moon(Ruleset):
             "made": score.made, "moon": score.moon,
             "deltas": list(score.deltas), "scores": list(score.scores),
         }
-        over = {"type": "round_over", **summary,
-                "last_play": {"seat": play["seat"], "tile": play["tile"]},
-                "last_trick": {"leader": last.leader, "tiles": T.hand_json(last.tiles),
-                               "winner": last.winner}}
+        over = {"type": "round_over", **summary}
         tally = dict(state.tally)
         for key in ("rounds", "made" if score.made else "failed", f"contract_{state.contract}"):
             tally[key] += 1
@@ -242,7 +239,7 @@ class Moon(Ruleset):
         winner = side if score.moon else S.match_winner(score.scores)
         if winner is None:
             new = _new_deal(state, state.round_no + 1, 0)
-            return Step(new, (over, _dealt_event(new)))
+            return Step(new, (*events, over, _dealt_event(new)))
         result = {
             "winner_side": winner,
             "winners": [s for s in range(n) if S.side_of(s, n) == winner],
@@ -251,7 +248,7 @@ class Moon(Ruleset):
             "rounds": state.round_no,
         }
         new = dataclasses.replace(state, phase=Phase.OVER, result=result)
-        return Step(new, (over, {"type": "match_over", **result}))
+        return Step(new, (*events, over, {"type": "match_over", **result}))
 
     # --- results, views, audits --------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
