@@ -37,6 +37,7 @@ from app.games.rng import rng_for
 
 Doc = dict[str, Any]
 TABLE_MANAGED = ("stacks", "previous_winner")
+MAX_FORCED = 10_000
 
 
 class Change:
@@ -138,13 +139,17 @@ def play(ch: Change, rs: Ruleset, gseat: int, action: Action, by: str, v_next: i
 
 
 def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
-    """RULES.md O-4: while a pass or a draw is the only move, apply it at once."""
-    while ch.state is not None and ch.doc["status"] == "playing":
+    """RULES.md O-4: while a pass or a draw is the only move, apply it at once. A ruleset whose
+    forced moves never end would hang the table's writer, so that is an error instead."""
+    for _ in range(MAX_FORCED):
+        if ch.state is None or ch.doc["status"] != "playing":
+            return
         action = rs.forced_action(ch.state)
         if action is None:
             return
         gseat = rs.to_act(ch.state)
         _record(ch, rs, rs.apply(ch.state, gseat, action), gseat, action, "forced", v_next)
+    raise RuntimeError(f"{ch.doc['game']}: more than {MAX_FORCED} forced moves in a row")
 
 
 def _record(ch: Change, rs: Ruleset, step, gseat: int, action: Action, by: str,
