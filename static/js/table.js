@@ -2,12 +2,13 @@
 // bottom, legal moves, turn clock, connection banner, history, chat and the result panel.
 // Each game module draws its own board and names its own choices (static/js/games/*.js).
 
-import { h, s, clear, sameTile } from "./dom.js";
+import { h, clear, sameTile } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { tileSvg, backsSvg } from "./tiles.js";
 import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
 import { api } from "./api.js";
+import { clockEl, sideEl, tickClocks } from "./panels.js";
 import gaple from "./games/gaple.js";
 import cross from "./games/cross.js";
 import mexicanTrain from "./games/mexican_train.js";
@@ -30,7 +31,7 @@ function position(rel, n) {
 export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail }) {
   const st = {
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
-    selected: null, error: null, resultHidden: false, turnStart: 0, turnKey: null,
+    selected: null, error: null, resultHidden: false, turnStart: 0, turnSeat: null,
     flashes: [], tab: "history", wasDown: false,
   };
   const el = h("div", { class: "table-page", "data-table": tableId });
@@ -103,12 +104,11 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
         }
       }
     }
-    const key = `${st.view?.to_act}|${msg.v}`;
-    if (st.view && st.turnKey !== `${st.view.to_act}`) {
-      st.turnKey = `${st.view.to_act}`;
+    // Without a server deadline (bots), a turn's clock counts from when the turn reached us.
+    if (st.view && (st.turnSeat !== st.view.to_act || events.length)) {
+      st.turnSeat = st.view.to_act;
       st.turnStart = Date.now();
-    } else if (events.length) st.turnStart = Date.now();
-    st.lastKey = key;
+    }
     if (st.view?.game === "gaple" && !st.view.over && st.roundEvent) {
       st.roundEvent = null;
       st.resultHidden = false;
@@ -180,20 +180,8 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
 
   function clockFor(seat) {
     if (!st.view || st.view.to_act !== seat || isOver()) return null;
-    const limit = st.table?.turn_seconds || st.table?.options?.turn_seconds || 20;
-    const deadline = st.table?.deadline || st.turnStart + limit * 1000;
-    const left = Math.max(0, (deadline - Date.now()) / 1000);
-    const frac = Math.max(0, Math.min(1, left / limit));
-    const r = 15, c = 2 * Math.PI * r;
-    return h("span", { class: "clock", "data-deadline": deadline, "data-limit": limit },
-      s("svg", { viewBox: "0 0 36 36", class: "clock-ring" },
-        s("circle", { cx: 18, cy: 18, r, class: "clock-bg" }),
-        s("circle", {
-          cx: 18, cy: 18, r, class: `clock-fg ${frac < 0.25 ? "low" : ""}`,
-          "stroke-dasharray": c, "stroke-dashoffset": c * (1 - frac),
-          transform: "rotate(-90 18 18)",
-        })),
-      h("span", { class: "clock-text" }, t("table.seconds", { n: Math.ceil(left) })));
+    const limit = st.table?.turn_seconds || 20;
+    return clockEl(st.table?.deadline || st.turnStart + limit * 1000, limit);
   }
 
   function plate(seat) {
@@ -266,30 +254,10 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
   }
 
   function sidePanel() {
-    const tabs = [["history", "table.history"], ["chat", "table.chat"]];
-    const body = st.tab === "history"
-      ? h("ol", { class: "log" }, st.log.length
-        ? st.log.slice().reverse().map((ev) => h("li", { class: `ev ev-${ev.type}` }, describeEvent(ev, ctx)))
-        : h("li", { class: "muted" }, t("table.history.empty")))
-      : h("div", { class: "chat" },
-        h("ol", { class: "chat-log" }, st.chat.length
-          ? st.chat.map((m) => h("li", {}, h("b", {}, chatName(m)), " ", m.text))
-          : h("li", { class: "muted" }, t("table.chat.empty"))),
-        h("form", {
-          class: "chat-form", onsubmit: (e) => {
-            e.preventDefault();
-            const input = e.target.elements.text;
-            const text = input.value.trim();
-            if (text) sock.chat(text.slice(0, 200));
-            input.value = "";
-          },
-        }, h("input", { name: "text", maxlength: 200, placeholder: t("table.chat.placeholder"), autocomplete: "off" }),
-        h("button", { class: "btn", type: "submit" }, t("table.chat.send"))));
-    return h("aside", { class: "side" },
-      h("div", { class: "tabs", role: "tablist" }, tabs.map(([k, label]) => h("button", {
-        class: `tab ${st.tab === k ? "on" : ""}`, type: "button", "data-tab": k,
-        onclick: () => { st.tab = k; render(); },
-      }, t(label)))), body);
+    return sideEl({
+      tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
+      chatName, onTab: (k) => { st.tab = k; render(); }, onChat: (text) => sock.chat(text),
+    });
   }
 
   function chatName(m) {
@@ -381,19 +349,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     if (input) { input.value = draft; if (focusChat) input.focus(); }
   }
 
-  function tick() {
-    for (const c of el.querySelectorAll(".clock")) {
-      const deadline = +c.dataset.deadline, limit = +c.dataset.limit;
-      const left = Math.max(0, (deadline - Date.now()) / 1000);
-      const frac = Math.max(0, Math.min(1, left / limit));
-      const fg = c.querySelector(".clock-fg");
-      const circ = 2 * Math.PI * 15;
-      fg.setAttribute("stroke-dashoffset", circ * (1 - frac));
-      fg.classList.toggle("low", frac < 0.25);
-      c.querySelector(".clock-text").textContent = t("table.seconds", { n: Math.ceil(left) });
-    }
-  }
-  const ticker = setInterval(tick, 250);
+  const ticker = setInterval(() => tickClocks(el), 250);
   let resizeTimer = null;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 120); };
   window.addEventListener("resize", onResize);
