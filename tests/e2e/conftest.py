@@ -42,10 +42,11 @@ def server(tmp_path_factory):
     """The base URL of a live Meja server (fast bots, fixed seeds)."""
     port = _free_port()
     data = tmp_path_factory.mktemp("e2e-server")
+    prefix = f"e2e:{uuid.uuid4().hex[:8]}:"
     env = dict(os.environ)
     env.update({
         "MEJA_DATA_DIR": str(data),
-        "MEJA_KEY_PREFIX": f"e2e:{uuid.uuid4().hex[:8]}:",
+        "MEJA_KEY_PREFIX": prefix,
         "MEJA_BOT_DELAY": "0.05",
         "MEJA_ROUND_PAUSE": "6",
         "MEJA_SECRET_KEY": "e2e-secret",
@@ -73,6 +74,21 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
     drop_db()
+    drop_keys(prefix)
+
+
+def drop_keys(prefix: str) -> None:
+    """Delete this run's keys from a shared Redis (the embedded one goes with its data dir)."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    from redis import Redis
+
+    client = Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+    for i in range(0, len(keys), 500):
+        client.delete(*keys[i:i + 500])
+    client.close()
 
 
 def fresh_database(data: Path):
