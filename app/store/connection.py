@@ -41,7 +41,9 @@ async def open_redis(settings: Settings) -> AsyncIterator[Redis]:
     finally:
         await client.aclose()
         if embedded is not None:
-            embedded.shutdown()
+            # Stops the server unless another process still uses it (a second `make run` on
+            # the same ./var shares the first one's server instead of starting its own).
+            embedded._cleanup()
 
 
 def start_embedded(settings: Settings):
