@@ -22,6 +22,7 @@ from typing import Any
 
 from app.config import Settings
 from app.games import registry
+from app.games.base import opt_int
 from app.games.errors import BadOptions, GameError, IllegalAction
 from app.games.rng import new_seed
 from app.metrics import Metrics
@@ -67,6 +68,10 @@ class TableService(TableViews):
         try:
             rs = registry.get_ruleset(game)
             rs.check_seats(n_seats)
+            options = dict(options)
+            if "turn_seconds" in options:  # RULES.md O-3 lists it among the table options
+                turn_seconds = opt_int(options, "turn_seconds", 20, 1, 600)
+                del options["turn_seconds"]
             for key in options:
                 if key in D.TABLE_MANAGED:
                     raise BadOptions(key, "is set by the table, not by its creator")

@@ -131,3 +131,15 @@ async def test_ops_endpoints_and_openapi(http):
     for path in ("/api/players", "/api/players/me", "/api/tables", "/api/tables/{tid}",
                  "/api/tables/{tid}/seats/{n}", "/api/tables/{tid}/bots", "/api/quick-join"):
         assert path in paths
+
+
+async def test_o3_turn_seconds_may_also_come_with_the_game_options(http):
+    _, auth = await register(http, "Fajar")
+    r = await http.post("/api/tables", headers=auth,
+                        json={"game": "cross", "seats": 2, "options": {"turn_seconds": 45}})
+    assert r.status_code == 201 and r.json()["turn_seconds"] == 45
+    assert "turn_seconds" not in r.json()["options"]
+    r = await http.post("/api/tables", headers=auth,
+                        json={"game": "cross", "seats": 2, "options": {"turn_seconds": 0}})
+    assert r.status_code == 422
+    assert r.json()["detail"][0]["loc"] == ["body", "options", "turn_seconds"]
