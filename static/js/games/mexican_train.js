@@ -7,19 +7,27 @@ import { U, tileGroup } from "../tiles.js";
 import { handTiles, lastPlayed, scoresTable } from "./common.js";
 import { trainName } from "../events.js";
 
-const ROW = 1.5 * U;
-const LABEL = 3.6 * U;
-const HUB = 2.6 * U;
+/**
+ * Row geometry: wide boards put each train's name left of its tiles; narrow (phone) boards
+ * put it above them and shrink the hub, so more of every train stays in view.
+ */
+function geometry(narrow) {
+  return narrow
+    ? { row: 1.9 * U, hub: 1.9 * U, gap: U / 2, label: 0, tileDy: 0.35 * U, engine: 0.8 }
+    : { row: 1.5 * U, hub: 2.6 * U, gap: U, label: 3.6 * U, tileDy: 0, engine: 1 };
+}
 
 /** Trains as rows fanning out of the hub; each row keeps its newest tiles in view. */
 function board(v, ctx, container) {
   const wpx = container.clientWidth || 600, hpx = container.clientHeight || 400;
+  const narrow = wpx < 500;
+  const G = geometry(narrow);
   const rows = [...v.trains.map((tr) => ({ key: tr.seat, ...tr })), { key: "mexican", ...v.mexican, marker: false }];
-  const height = rows.length * ROW;
-  const x0 = HUB + U; // where rows begin
-  const tilesX = x0 + LABEL;
+  const height = rows.length * G.row;
+  const x0 = G.hub + G.gap; // where rows begin
+  const tilesX = x0 + (narrow ? U / 4 : G.label);
   const longest = Math.max(...rows.map((r) => r.tiles.length)) + 1;
-  const floor = wpx < 500 ? 0.55 : 0.8; // below this, older tiles give way to "+k"
+  const floor = narrow ? 0.62 : 0.8; // below this, older tiles give way to "+k"
   const scale = Math.max(floor, Math.min(1.2, hpx / height, wpx / (tilesX + 2 * U * longest + U / 2)));
   const width = Math.max(wpx / scale, tilesX + 6 * U);
   const visible = Math.max(2, Math.floor((width - tilesX - U / 2) / (2 * U)) - 1);
@@ -30,13 +38,14 @@ function board(v, ctx, container) {
   const [e] = v.hub.tile;
   const midY = height / 2;
   rows.forEach((row, i) => {
-    const y = i * ROW + ROW / 2;
-    g.append(s("path", { class: "spoke", d: `M${HUB / 2} ${midY} C${HUB} ${midY}, ${HUB / 2} ${y}, ${x0} ${y}` }));
+    const y = i * G.row + G.row / 2;
+    g.append(s("path", { class: "spoke", d: `M${G.hub / 2} ${midY} C${G.hub} ${midY}, ${G.hub / 2} ${y}, ${x0} ${y}` }));
   });
-  g.append(s("circle", { class: "hub", cx: HUB / 2, cy: midY, r: HUB / 2 }));
-  g.append(tileGroup(e, e, HUB / 2 - U / 2, midY - U, { vertical: true, cls: "engine" }));
+  g.append(s("circle", { class: "hub", cx: G.hub / 2, cy: midY, r: G.hub / 2 }));
+  g.append(s("g", { transform: `translate(${G.hub / 2} ${midY}) scale(${G.engine})` },
+    tileGroup(e, e, -U / 2, -U, { vertical: true, cls: "engine" })));
   rows.forEach((row, i) => {
-    const y = i * ROW + ROW / 2;
+    const y = i * G.row + G.row / 2;
     const act = sel.length > 1 ? sel.find((a) => a.train === row.key) : null;
     const isMust = must !== undefined && must !== null && String(must) === String(row.key);
     const mine = row.key === ctx.mySeat();
@@ -44,29 +53,34 @@ function board(v, ctx, container) {
       class: `train ${row.key === "mexican" ? "mexican" : ""} ${mine ? "mine" : ""} ${act ? "drop-row" : ""} ${isMust ? "must" : ""}`,
       "data-train": row.key, onclick: act ? () => ctx.choose(act) : null,
     });
-    rg.append(s("rect", { class: "train-bg", x: x0, y: y - ROW / 2 + 3, width: width - x0, height: ROW - 6, rx: 8 }));
+    rg.append(s("rect", { class: "train-bg", x: x0, y: y - G.row / 2 + 3, width: width - x0, height: G.row - 6, rx: 8 }));
     const label = row.key === "mexican" ? t("train.mexican") : ctx.seatName(row.key);
-    rg.append(s("text", { class: "train-label", x: x0 + 8, y: y + 6 }, label.length > 9 ? `${label.slice(0, 8)}…` : label));
+    const short = label.length > 9 && !narrow ? `${label.slice(0, 8)}…` : label;
+    rg.append(narrow
+      ? s("text", { class: "train-label small", x: x0 + 8, y: y - 0.45 * U }, short)
+      : s("text", { class: "train-label", x: x0 + 8, y: y + 6 }, short));
     if (row.marker) {
-      rg.append(s("g", { class: "marker", transform: `translate(${tilesX - U * 0.75} ${y - U * 0.3})` },
+      const mx = narrow ? width - U : tilesX - U * 0.75, my = narrow ? y - 0.85 * U : y - U * 0.3;
+      rg.append(s("g", { class: "marker", transform: `translate(${mx} ${my})` },
         s("title", { text: t("train.marker") }),
         s("path", { d: `M0 ${U * 0.6} L${U * 0.3} 0 L${U * 0.6} ${U * 0.6} Z` })));
     }
     const tiles = row.tiles;
     const from = Math.max(0, tiles.length - visible);
+    const ty = y - U / 2 + G.tileDy;
     let x = tilesX;
     if (from > 0) {
-      rg.append(s("text", { class: "more", x: x + U / 2, y: y + 5, "text-anchor": "middle" }, `+${from}`));
+      rg.append(s("text", { class: "more", x: x + U / 2, y: ty + U / 2 + 5, "text-anchor": "middle" }, `+${from}`));
       x += U;
     }
     const isLast = last && String(last.train) === String(row.key);
     tiles.slice(from).forEach(([a, b], k) => {
       const cls = isLast && from + k === tiles.length - 1 ? "last" : "";
-      rg.append(tileGroup(a, b, x, y - U / 2, { vertical: false, cls }));
+      rg.append(tileGroup(a, b, x, ty, { vertical: false, cls }));
       x += 2 * U;
     });
     if (act) {
-      rg.append(s("g", { class: "drop", transform: `translate(${x} ${y - U / 2})` },
+      rg.append(s("g", { class: "drop", transform: `translate(${x} ${ty})` },
         s("rect", { width: 2 * U, height: U, rx: 6 }),
         s("text", { x: U, y: U * 0.65, "text-anchor": "middle" }, "+")));
     }
