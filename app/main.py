@@ -82,12 +82,7 @@ def create_app(settings: Settings | None = None, *,
             try:
                 yield
             finally:
-                sweeper.cancel()
-                outbox.cancel()
-                for task in (sweeper, outbox, *live.tables.tasks):
-                    task.cancel()
-                await asyncio.gather(sweeper, outbox, *live.tables.tasks,
-                                     return_exceptions=True)
+                await _cancel_all([sweeper, outbox, *live.tables.tasks])
                 await _drain_outbox(live.outbox, settings.shutdown_grace)
                 await live.hub.stop()
         await engine.dispose()
@@ -111,9 +106,29 @@ async def _drain_outbox(consumer: OutboxConsumer, grace: float) -> None:
     cancelled; settle the entries this consumer had read and those still waiting, so none waits
     ``outbox_reclaim_ms`` for another replica to reclaim it. A database outage leaves them to
     the other replicas (they stay in Redis)."""
-    try:
-        done = await asyncio.wait_for(consumer.run_once(block_ms=1), grace)
-        logging.getLogger("meja.shutdown").info("outbox drained", extra={"entries": done})
-    except Exception as err:  # noqa: BLE001 - shutting down either way
+    log = logging.getLogger("meja.shutdown")
+    task = asyncio.create_task(consumer.run_once(block_ms=1))
+    await asyncio.wait([task], timeout=grace)
+    if task.done() and not task.cancelled() and task.exception() is None:
+        log.info("outbox drained", extra={"entries": task.result()})
+        return
+    error = repr(task.exception()) if task.done() and not task.cancelled() else "timed out"
+    await _cancel_all([task])
+    log.warning("outbox not drained; other replicas will reclaim it", extra={"error": error})
+
+
+async def _cancel_all(tasks: list[asyncio.Task], timeout: float = 5.0) -> None:
+    """Cancel the workers and wait for them, cancelling again while one is still running: on
+    Python 3.11 ``asyncio.wait_for`` (used inside redis-py) can swallow a cancellation that
+    arrives as its inner call completes, and a single cancel then left the shutdown hanging."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    pending = [t for t in tasks if not t.done()]
+    while pending and loop.time() < deadline:
+        for task in pending:
+            task.cancel()
+        _, still = await asyncio.wait(pending, timeout=0.1)
+        pending = list(still)
+    if pending:
         logging.getLogger("meja.shutdown").warning(
-            "outbox not drained; other replicas will reclaim it", extra={"error": repr(err)})
+            "workers did not stop", extra={"tasks": [t.get_name() for t in pending]})
