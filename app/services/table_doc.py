@@ -186,6 +186,27 @@ def vacate(ch: Change, n: int) -> None:
     ch.events.append({"type": "left", "table_seat": n})
 
 
+def timeout(ch: Change, rs: Ruleset, clock: dict, v_next: int, *, away_after: int) -> None:
+    """O-3: play for the seat whose clock ran out (a bot's or away player's turn, or a human's
+    timeout): the forced move if there is one, else the bot's choice. ``away_after`` timeouts
+    in a row mark a human away."""
+    doc, n = ch.doc, clock["seat"]
+    seat = doc["seats"][n]
+    by = "bot" if seat["bot"] or seat["away"] or seat["leaving"] else "timeout"
+    if by == "timeout":
+        seat["timeouts"] += 1
+        ch.events.append({"type": "timeout", "table_seat": n})
+        if seat["timeouts"] >= away_after:
+            seat["away"] = True
+            ch.events.append({"type": "away", "table_seat": n})
+    gseat = doc["players"].index(n)
+    action = rs.forced_action(ch.state)
+    if action is None:
+        raw = bot_action(doc["game"], rs.view(ch.state, gseat), doc["seed"], v_next)
+        action = rs.parse_action(raw)
+    play(ch, rs, gseat, action, by, v_next)
+
+
 def bot_action(game: str, view: dict, seed: int, v: int) -> dict:
     """The bot's choice for a seat, seeded by the match seed and the version (replayable)."""
     rng = rng_for(seed, "bot", v)

@@ -288,7 +288,8 @@ class TableService(TableViews):
             if clock["kind"] == "next":
                 self._maybe_deal(ch, v_next)
             else:
-                self._timeout(ch, clock, v_next)
+                D.timeout(ch, self._ruleset(ch.doc["game"]), clock, v_next,
+                          away_after=self.settings.away_after_timeouts)
             return ch
 
         try:
@@ -296,24 +297,6 @@ class TableService(TableViews):
         except TableError:
             return False
         return res is not None and res.status == "ok"
-
-    def _timeout(self, ch: D.Change, clock: dict, v_next: int) -> None:
-        doc, n = ch.doc, clock["seat"]
-        rs = self._ruleset(doc["game"])
-        seat = doc["seats"][n]
-        by = "bot" if seat["bot"] or seat["away"] or seat["leaving"] else "timeout"
-        if by == "timeout":
-            seat["timeouts"] += 1
-            ch.events.append({"type": "timeout", "table_seat": n})
-            if seat["timeouts"] >= self.settings.away_after_timeouts:
-                seat["away"] = True
-                ch.events.append({"type": "away", "table_seat": n})
-        gseat = doc["players"].index(n)
-        action = rs.forced_action(ch.state)
-        if action is None:
-            raw = D.bot_action(doc["game"], rs.view(ch.state, gseat), doc["seed"], v_next)
-            action = rs.parse_action(raw)
-        D.play(ch, rs, gseat, action, by, v_next)
 
     # --- the one write path --------------------------------------------------------------------
     async def _change(self, tid: str, build, *, snap: Snapshot | None = None,
