@@ -1,0 +1,90 @@
+"""The pure table-document transitions (no Redis): who is dealt in, stacks, clocks, leaving."""
+
+from __future__ import annotations
+
+from app.games import registry
+from app.services import table_doc as D
+
+GAPLE = registry.get_ruleset("gaple")
+CROSS = registry.get_ruleset("cross")
+
+
+def doc_for(rs, n: int, **options):
+    return D.new_doc("t", rs.name, n, rs.parse_options(options, n), 20, 0)
+
+
+def human(i: int, stack=None):
+    return D.make_seat(i, f"P{i}", bot=False, stack=stack, sit=1)
+
+
+def bot(i: int, stack=None):
+    return D.make_seat(f"bot:{i}", f"Bot {i}", bot=True, stack=stack, sit=1)
+
+
+def test_a_match_game_starts_only_with_every_seat_taken_and_a_human_there():
+    doc = doc_for(CROSS, 3)
+    assert not doc["chips"] and doc["stake"] is None
+    doc["seats"] = [human(0), bot(1), None]
+    assert D.dealable(doc) is None
+    doc["seats"][2] = bot(2)
+    assert D.dealable(doc) == [0, 1, 2]
+    doc["seats"][0]["away"] = True
+    assert D.dealable(doc) is None  # nobody really there
+    doc["seats"][0] = bot(0)
+    assert D.dealable(doc) is None
+
+
+def test_g12_g11_a_chips_round_deals_to_those_holding_a_stake():
+    doc = doc_for(GAPLE, 4, stake=10)
+    assert doc["chips"] and doc["stake"] == 10 and "stacks" not in doc["options"]
+    doc["seats"] = [human(0, 100), None, human(2, 5), bot(3, 50)]
+    assert D.dealable(doc) == [0, 3]
+    ch = D.begin(doc)
+    doc["result"] = {"winner_seat": 3}
+    D.deal(ch, GAPLE, 7, [0, 3], 2)
+    assert ch.doc["match_options"]["stacks"] == [100, 50]
+    assert ch.doc["match_options"]["previous_winner"] is None  # result was not in the copy
+    assert ch.doc["players"] == [0, 3] and ch.doc["status"] == "playing"
+    assert D.game_seat(ch.doc, 3) == 1 and D.game_seat(ch.doc, 2) is None
+
+
+def test_previous_winner_is_given_in_game_seats():
+    doc = doc_for(GAPLE, 3, stake=10, opener="previous_winner")
+    doc["seats"] = [human(0, 100), human(1, 100), human(2, 100)]
+    doc["status"], doc["result"] = "over", {"winner_seat": 2}
+    ch = D.begin(doc)
+    D.deal(ch, GAPLE, 7, [1, 2], 5)
+    assert ch.doc["match_options"]["previous_winner"] == 1
+    assert GAPLE.to_act(ch.state) == 1
+
+
+def test_a_finished_round_moves_the_stacks_and_frees_leaving_and_busted_seats():
+    doc = doc_for(GAPLE, 2, stake=10)
+    doc["seats"] = [human(0, 10), bot(1, 10)]
+    ch = D.begin(doc)
+    D.deal(ch, GAPLE, 3, [0, 1], 2)
+    ch.doc["seats"][0]["leaving"] = True
+    while ch.doc["status"] == "playing":
+        seat = GAPLE.to_act(ch.state)
+        D.play(ch, GAPLE, seat, GAPLE.legal_actions(ch.state, seat)[0], "player", 3)
+    stacks = GAPLE.outcome(ch.state).detail["stacks"]
+    assert sum(stacks) == 20
+    gone = {n for n, _ in ch.vacated}
+    assert 0 in gone  # left during the round: freed at its end
+    assert (1 in gone) == (stacks[1] < 10)  # a bot that cannot cover a stake leaves
+    assert [e["type"] for e in ch.events].count("table_over") == 1
+
+
+def test_o3_clocks_by_who_is_to_act():
+    doc = doc_for(CROSS, 2)
+    doc["seats"] = [human(0), bot(1)]
+    ch = D.begin(doc)
+    D.deal(ch, CROSS, 11, [0, 1], 2)
+    n = ch.doc["players"][CROSS.to_act(ch.state)]
+    clock = D.next_clock(ch.doc, CROSS, ch.state, 1000, 2, bot_delay=0.5, round_pause=4)
+    if n == 0:
+        assert clock == {"kind": "turn", "at": 21_000, "seat": 0, "v": 2}
+    else:
+        assert clock == {"kind": "bot", "at": 1500, "seat": 1, "v": 2}
+    ch.doc["status"] = "over"
+    assert D.next_clock(ch.doc, CROSS, ch.state, 1000, 2, bot_delay=0.5, round_pause=4) is None
