@@ -6,14 +6,64 @@ Each route parses, calls one TableService function and answers; refusals are Tab
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .deps import Live, Player
 
 router = APIRouter(prefix="/api", tags=["tables"])
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str | None = Field(description="null: the seat is empty")
+    player_id: int | str | None
+    bot: bool
+    away: bool = Field(description="O-3: played by the bot until the player sends anything")
+    stack: int | None = Field(description="chips on this seat (chips games)")
+    leaving: bool = Field(description="left during the match; the bot plays it to the end")
+    rematch: bool = False
+
+
+class ClockOut(BaseModel):
+    kind: Literal["turn", "bot", "next"]
+    at: int = Field(description="epoch milliseconds")
+    seat: int | None
+
+
+class TableOut(BaseModel):
+    """A table as the lobby and every socket ``state`` message show it."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    game: str
+    v: int = Field(description="the table version; every change increments it")
+    n_seats: int
+    options: dict[str, Any] = Field(description="the game's options, validated by its rules")
+    stake: int | None = Field(description="chips games only")
+    turn_seconds: int
+    status: Literal["waiting", "playing", "over"]
+    match_no: int = Field(description="matches dealt so far (Gaple: rounds)")
+    players: list[int] = Field(description="the table seat of each game seat in play")
+    seats: list[SeatOut]
+    open_seats: int
+    deadline: int | None = Field(description="end of a human's turn clock, epoch ms")
+    clock: ClockOut | None
+    result: dict[str, Any] | None = Field(description="outcome of the match that just ended")
+
+
+class TableList(BaseModel):
+    items: list[TableOut]
+    page: int
+    per_page: int
+    total: int
+
+
+class Joined(BaseModel):
+    table: TableOut
+    seat: int
 
 
 class NewTable(BaseModel):
@@ -33,45 +83,52 @@ class QuickJoin(BaseModel):
     game: str
 
 
-@router.get("/tables")
+@router.get("/tables", response_model=TableList)
 async def list_tables(live: Live, game: str | None = None, stake: int | None = None,
                       open: bool = Query(False, description="only tables with an open seat"),
                       page: int = Query(1, ge=1), per_page: int = Query(20, ge=1, le=100)
                       ) -> dict:
+    """Live tables, newest first; filter by game, stake and open seats."""
     return await live.tables.list(game=game, stake=stake, open_seats=open, page=page,
                                   per_page=per_page)
 
 
-@router.post("/tables", status_code=201)
+@router.post("/tables", status_code=201, response_model=TableOut)
 async def create_table(body: NewTable, live: Live, player: Player) -> dict:
+    """A new table; its game's rules validate the options (422 names the field)."""
     return await live.tables.create(body.game, body.seats, body.options, body.turn_seconds)
 
 
-@router.get("/tables/{tid}")
+@router.get("/tables/{tid}", response_model=TableOut)
 async def get_table(tid: str, live: Live) -> dict:
     return await live.tables.get(tid)
 
 
-@router.post("/tables/{tid}/seats/{n}")
+@router.post("/tables/{tid}/seats/{n}", response_model=TableOut)
 async def sit(tid: str, n: int, live: Live, player: Player, body: SitBody | None = None) -> dict:
+    """Take seat ``n``; the match (round) starts by itself once the table is ready."""
     return await live.tables.sit(player, tid, n, body.buy_in if body else None)
 
 
-@router.delete("/tables/{tid}/seats/{n}")
+@router.delete("/tables/{tid}/seats/{n}", response_model=TableOut)
 async def leave(tid: str, n: int, live: Live, player: Player) -> dict:
+    """Leave seat ``n``; during a match the bot plays it to the end, then it is freed."""
     return await live.tables.leave(player, tid, n)
 
 
-@router.post("/tables/{tid}/bots")
+@router.post("/tables/{tid}/bots", response_model=TableOut)
 async def add_bots(tid: str, live: Live, player: Player) -> dict:
+    """Give every empty seat a bot."""
     return await live.tables.add_bots(player, tid)
 
 
-@router.post("/tables/{tid}/rematch")
+@router.post("/tables/{tid}/rematch", response_model=TableOut)
 async def rematch(tid: str, live: Live, player: Player) -> dict:
+    """Say yes to another match once this one is over (all seated humans must)."""
     return await live.tables.rematch(player, tid)
 
 
-@router.post("/quick-join")
+@router.post("/quick-join", response_model=Joined)
 async def quick_join(body: QuickJoin, live: Live, player: Player) -> dict:
+    """An open seat at a table with people, else a new table filled with bots."""
     return await live.tables.quick_join(player, body.game)
