@@ -1,10 +1,10 @@
 """The table socket ``/ws/tables/{table_id}``: authenticate, then parse -> service -> answer.
 
 - ``Origin``: a browser's Origin must be the server's own or one of ``allowed_origins``
-  (otherwise the handshake is refused, close code 4403). Clients that send no Origin (not
+  (otherwise the handshake is refused: HTTP 403). Clients that send no Origin (not
   browsers) are not subject to it.
 - Token: ``?token=`` (browsers cannot set headers on a socket) or the HttpOnly cookie. A bad or
-  forged token is refused (4401); no token makes the socket a spectator.
+  forged token is refused the same way; no token makes the socket a spectator.
 - ``?v=<last seen>`` on connect sends the missed events with the fresh state.
 Outgoing messages go through a bounded queue per socket, so a slow client never holds up the
 table's fan-out; one that falls too far behind is closed (it reconnects and syncs).
