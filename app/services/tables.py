@@ -322,6 +322,7 @@ class TableService(TableViews):
                 match_no=ch.doc["match_no"], outbox=outbox)
             if res.status == "ok":
                 res.current.memo["state"] = ch.state
+                _remember_log(snap, res.current, ch)
                 self._schedule(tid, clock)
                 self.metrics.record_change(tid, res.v, ch)
                 return res, ch
@@ -389,6 +390,20 @@ class TableService(TableViews):
         if snap is None:
             raise _not_found(tid)
         return snap
+
+
+def _remember_log(before: Snapshot, after: Snapshot, ch: D.Change) -> None:
+    """Keep the current match's action log with the snapshot just written, as the script
+    appended it (``store.action_log`` reads it back without a round trip). Known only when the
+    previous snapshot had it, or when this change dealt the match (its log starts here)."""
+    match_no = ch.doc["match_no"]
+    if before.memo.get("log_match") == match_no:
+        after.memo["log"] = before.memo["log"] + ch.log
+    elif before.doc["match_no"] != match_no:
+        after.memo["log"] = list(ch.log)
+    else:
+        return
+    after.memo["log_match"] = match_no
 
 
 def _error(cmd: str | None, code: str, message: str) -> dict:
