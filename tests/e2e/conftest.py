@@ -130,8 +130,11 @@ def fresh_database(data: Path):
     return url, lambda: run(drop)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
+    """One Chromium for the e2e package. Package scope, not session: Playwright's sync API runs
+    an event loop in this thread while it is open, which would break every asyncio test that
+    pytest runs after tests/e2e."""
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
