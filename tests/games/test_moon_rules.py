@@ -227,6 +227,7 @@ def test_m12_completed_tricks_stay_public_for_the_round():
     view = RS.view(state, 1)
     assert view["tricks"] == [{"leader": 0, "tiles": [[6, 6], [0, 5], [1, 3], [0, 0]],
                                "winner": 0}]
+    assert view["last_trick"] == view["tricks"][-1]
     assert view["tricks_won"] == [1, 0] and view["tricks_by_seat"] == [1, 0, 0, 0]
     assert view["trick"] == [] and view["leader"] == 0
 

@@ -263,7 +263,8 @@ class Moon(Ruleset):
 
     def view(self, state: State, seat: int | None) -> JSON:
         """O-2, M-12: own hand, bids, contract, trump, the trick being played and this round's
-        completed tricks (``tricks``: leader, tiles in play order, winner), tricks won, scores.
+        completed tricks (``tricks``: leader, tiles in play order, winner; the latest also as
+        ``last_trick``, which clients keep on the table between tricks), tricks won, scores.
         The widow and the discard are hidden, except the discard from the bid winner who chose
         it. Nothing of a finished round but its tile-free ``last_round`` summary is shown."""
         n, trick = state.n, state.trick
@@ -274,6 +275,8 @@ class Moon(Ruleset):
         for s in range(n):
             by_side[S.side_of(s, n)] += by_seat[s]
         high = B.high_bid(state.bids)
+        tricks = [{"leader": done.leader, "tiles": T.hand_json(done.tiles), "winner": done.winner}
+                  for done in state.tricks]
         own_discard = seat is not None and seat == state.bidder and state.discard
         return {
             "game": self.name,
@@ -299,8 +302,8 @@ class Moon(Ruleset):
             "leader": trick.leader if trick else None,
             "trick": ([{"seat": (trick.leader + i) % n, "tile": T.to_json(t)}
                        for i, t in enumerate(trick.tiles)] if trick else []),
-            "tricks": [{"leader": done.leader, "tiles": T.hand_json(done.tiles),
-                        "winner": done.winner} for done in state.tricks],
+            "tricks": tricks,
+            "last_trick": tricks[-1] if tricks else None,
             "tricks_won": by_side,
             "tricks_by_seat": by_seat,
             "scores": list(state.scores),
