@@ -29,24 +29,55 @@ QUEUE = 256
 
 
 class Conn:
+    """One socket. Outgoing messages wait in a plain list; a writer task sends them and ends
+    when none is left, so an idle socket holds no task, queue or future (its memory matters at
+    20,000 sockets, issue 10)."""
+
+    __slots__ = ("ws", "player", "pid", "last_v", "_out", "_writer", "_closing")
+
     def __init__(self, ws: WebSocket, player: dict | None):
         self.ws = ws
         self.player = player
         self.pid = player["id"] if player else None
         self.last_v = -1  # -1 until the first state is sent; the fan-out skips it till then
-        self.queue: asyncio.Queue = asyncio.Queue(QUEUE)
+        self._out: list[dict[str, Any]] = []
+        self._writer: asyncio.Task | None = None
+        self._closing = False
 
     def push(self, msg: dict[str, Any]) -> None:
-        try:
-            self.queue.put_nowait(msg)
-        except asyncio.QueueFull:
-            self.queue = asyncio.Queue(1)
-            self.queue.put_nowait(None)  # tells the writer to close
+        if self._closing:
+            return
+        if len(self._out) >= QUEUE:  # too far behind: drop the backlog and close
+            self._out = []
+            self._closing = True
+        else:
+            self._out.append(msg)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def writer(self) -> None:
-        while (msg := await self.queue.get()) is not None:
-            await self.ws.send_text(orjson.dumps(msg).decode())
-        await self.ws.close(code=1013)
+    async def _write(self) -> None:
+        try:
+            while self._out:
+                batch, self._out = self._out, []
+                for msg in batch:
+                    if self._closing:  # fell too far behind meanwhile: the rest is dropped
+                        break
+                    await self.ws.send_text(orjson.dumps(msg).decode())
+            if self._closing:
+                await self.ws.close(code=1013)
+        except Exception:  # the socket is gone; its receive loop ends the connection
+            self._closing = True
+            self._out = []
+        finally:
+            self._writer = None
+
+    async def stop(self) -> None:
+        self._closing = True
+        writer = self._writer
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(BaseException):
+                await writer
 
 
 def origin_ok(ws: WebSocket, allowed: list[str]) -> bool:
@@ -56,8 +87,8 @@ def origin_ok(ws: WebSocket, allowed: list[str]) -> bool:
     return urlsplit(origin).netloc == ws.headers.get("host")
 
 
-@router.websocket("/ws/tables/{tid}")
-async def table_socket(ws: WebSocket, tid: str) -> None:
+async def table_socket(ws: WebSocket) -> None:
+    tid = ws.path_params["tid"]
     live = ws.app.state.live
     settings = live.settings
     if not origin_ok(ws, settings.allowed_origins):
@@ -70,7 +101,6 @@ async def table_socket(ws: WebSocket, tid: str) -> None:
         return
     await ws.accept()
     conn = Conn(ws, player)
-    writer = asyncio.create_task(conn.writer())
     try:
         if await live.hub.join(tid, conn) is None:
             conn.push({"type": "error", "cmd": None, "code": "not_found",
@@ -83,10 +113,13 @@ async def table_socket(ws: WebSocket, tid: str) -> None:
         pass
     finally:
         await live.hub.leave(tid, conn)
-        writer.cancel()
-        with contextlib.suppress(BaseException):
-            await writer
+        await conn.stop()
 
+
+
+# A plain Starlette route: FastAPI's dependency machinery would keep its exit stacks and
+# frames alive for the socket's whole life (a few KiB per idle socket, issue 10).
+router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
     msg = await live.tables.sync_message(tid, conn.pid, since)
