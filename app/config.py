@@ -58,6 +58,13 @@ class Settings(BaseSettings):
     sweep_interval: float = 0.25
     claim_lease_seconds: float = 5.0
     away_after_timeouts: int = 3
+    # Issue 7 lifecycle: a human seat not in the current match that has not acted, synced or
+    # chatted for this long is freed (its stack goes back to the wallet); a table with no human
+    # seated for this long closes (bots' stakes back to the house, out of the lobby).
+    idle_seat_seconds: float = 300.0
+    empty_table_seconds: float = 300.0
+    closed_table_ttl: int = 3600  # a closed table's document stays readable this long
+    clock_repair_seconds: float = 30.0  # how often a sweeper re-arms lost clock entries
     default_stack: int = 1000  # buy-in when a player sits without naming one
     bot_stack: int = 1000
 

@@ -58,7 +58,8 @@ class Live:
                        lambda tid, msg, socks: deliver(self, tid, msg, socks))
         self.sweeper = Sweeper(redis, self.keys, self.tables.run_clock,
                                interval=settings.sweep_interval,
-                               lease=settings.claim_lease_seconds)
+                               lease=settings.claim_lease_seconds,
+                               repair_every=settings.clock_repair_seconds)
         self.metrics.watch(self)
 
 

@@ -5,7 +5,9 @@ A table document is a JSON-ready dict kept in Redis next to its version:
     id, game, n_seats, options (the ruleset's parsed options, without table-managed ones),
     turn_seconds, stake (None when the game is not played for chips), chips (bool),
     status: "waiting" | "playing" | "over" (a finished match offers a rematch),
-    seats: [None | {player, name, bot, away, timeouts, stack, sit, leaving, rematch}],
+    status: ... | "closed" (no human for ``empty_table_seconds``: every seat freed, refuses all),
+    seats: [None | {player, name, bot, away, timeouts, stack, sit, leaving, rematch, seen}],
+    empty_since (ms: since when no human has a seat; None while one has),
     match_no, players (game seat -> table seat of the current state), seed, state (dumped),
     match_options (what ``new_state`` got: with ``seed`` and the log it rebuilds the match),
     result (the last outcome), clock: None | {kind: "turn"|"bot"|"next", at (ms), seat, v}
@@ -22,6 +24,13 @@ Readings taken where the issue leaves room:
   round out). Tables with no human left who is not away do not start anything new.
 - Leaving during a match (a round at chips tables) hands the seat to the bot until it ends; the
   seat is freed then. Bots that cannot cover a stake leave between rounds.
+- Idle seats (issue 7): a human who is ``away`` (O-3) when the match (round) ends is freed then,
+  like one who left. A human not playing in the current match (waiting for players or a
+  rematch, or sitting a chips round out) whose last act/sit/sync/chat (``seen``) is older than
+  ``idle_seat_seconds`` is freed at once. Humans playing the current match are governed by O-3
+  (timeouts, then away), so a long wait for one's turn never counts as idle.
+- A table with no human seat at all for ``empty_table_seconds``, and no match being played,
+  closes: every (bot) seat is freed, so its stake goes back to the house.
 - O-4 forced moves and every bot/away/timeout move are applied by ``play``, the same function a
   player's move goes through, and logged with who made them.
 """
@@ -61,7 +70,7 @@ def new_doc(tid: str, game: str, n_seats: int, options: dict, turn_seconds: int,
         "chips": chips, "stake": options.get("stake") if chips else None,
         "status": "waiting", "seats": [None] * n_seats, "match_no": 0, "players": [],
         "seed": None, "match_options": None, "state": None, "result": None, "clock": None,
-        "created": created_ms,
+        "created": created_ms, "empty_since": created_ms,
     }
 
 
@@ -91,9 +100,29 @@ def human_seated(doc: Doc) -> bool:
     return any(s and not s["bot"] and not s["leaving"] and not s["away"] for s in doc["seats"])
 
 
-def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int) -> dict:
+def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int,
+              seen: int | None = None) -> dict:
     return {"player": pid, "name": name, "bot": bot, "away": False, "timeouts": 0,
-            "stack": stack, "sit": sit, "leaving": False, "rematch": False}
+            "stack": stack, "sit": sit, "leaving": False, "rematch": False, "seen": seen}
+
+
+def any_human(doc: Doc) -> bool:
+    return any(s and not s["bot"] for s in doc["seats"])
+
+
+def remove(ch: Change, n: int) -> None:
+    """A human gives up the seat (left, or idle): during the match they play, the bot plays it
+    to the end and the seat is freed then; otherwise at once. The last human out of a table
+    that is not playing takes the bots with them (their stakes go back to the house)."""
+    if game_seat(ch.doc, n) is not None:
+        ch.doc["seats"][n]["leaving"] = True
+        ch.events.append({"type": "leaving", "table_seat": n})
+    else:
+        vacate(ch, n)
+    if not human_seated(ch.doc) and ch.doc["status"] != "playing":
+        for m, seat in enumerate(ch.doc["seats"]):
+            if seat and seat["bot"]:
+                vacate(ch, m)
 
 
 # --- dealing ---------------------------------------------------------------------------------
@@ -176,7 +205,8 @@ def _finish(ch: Change, rs: Ruleset) -> None:
     ch.events.append({"type": "table_over", "match_no": doc["match_no"],
                       "winners": [doc["players"][w] for w in outcome.winners]})
     for n, s in enumerate(doc["seats"]):
-        if s and (s["leaving"] or (doc["chips"] and s["bot"] and s["stack"] < doc["stake"])):
+        if s and (s["leaving"] or (not s["bot"] and s["away"])
+                  or (doc["chips"] and s["bot"] and s["stack"] < doc["stake"])):
             vacate(ch, n)
 
 
@@ -221,6 +251,8 @@ def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
                bot_delay: float, round_pause: float) -> dict | None:
     """O-3: the deadline of the seat to act (a bot's short delay for bots and away players), or
     the pause before a chips table's next round."""
+    if doc["status"] == "closed":
+        return None
     if doc["status"] == "playing":
         gseat = rs.to_act(state)
         n = doc["players"][gseat]
@@ -232,6 +264,56 @@ def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
     if doc["chips"] and dealable(doc):
         return {"kind": "next", "at": now_ms + int(round_pause * 1000), "seat": None, "v": v_next}
     return None
+
+
+# --- idle seats and closing (issue 7) ----------------------------------------------------------
+def _idle_candidates(doc: Doc) -> list[tuple[int, int]]:
+    """(table seat, ms last seen) of the humans whose inactivity counts: not playing now."""
+    return [(n, s["seen"]) for n, s in enumerate(doc["seats"])
+            if s and not s["bot"] and not s["leaving"] and s.get("seen") is not None
+            and game_seat(doc, n) is None]
+
+
+def chores_at(doc: Doc, *, idle_ms: int, empty_ms: int) -> int | None:
+    """When the table next needs an idle check or its closing (ms), or None."""
+    if doc["status"] == "closed":
+        return None
+    times = [seen + idle_ms for _, seen in _idle_candidates(doc)]
+    if doc["status"] != "playing" and not any_human(doc) and doc.get("empty_since") is not None:
+        times.append(doc["empty_since"] + empty_ms)
+    return min(times, default=None)
+
+
+def chores(ch: Change, now_ms: int, *, idle_ms: int, empty_ms: int) -> bool:
+    """Free the idle seats and close the table if it is due; whether anything changed."""
+    doc, changed = ch.doc, False
+    for n, seen in _idle_candidates(doc):
+        if seen + idle_ms <= now_ms:
+            ch.events.append({"type": "removed", "table_seat": n, "reason": "idle"})
+            remove(ch, n)
+            changed = True
+    note_empty(doc, now_ms)
+    at = chores_at(doc, idle_ms=idle_ms, empty_ms=empty_ms)
+    if doc["status"] != "playing" and not any_human(doc) and at is not None and at <= now_ms:
+        close(ch)
+        changed = True
+    return changed
+
+
+def close(ch: Change) -> None:
+    for n, seat in enumerate(ch.doc["seats"]):
+        if seat:
+            vacate(ch, n)
+    ch.doc.update(status="closed", clock=None)
+    ch.events.append({"type": "table_closed"})
+
+
+def note_empty(doc: Doc, now_ms: int) -> None:
+    """Keep ``empty_since``: when the last human seat was freed (None while a human sits)."""
+    if any_human(doc):
+        doc["empty_since"] = None
+    elif doc.get("empty_since") is None:
+        doc["empty_since"] = now_ms
 
 
 # --- what clients see ------------------------------------------------------------------------

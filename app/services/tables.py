@@ -7,6 +7,14 @@ lost race is built again once on the table as the script returned it, then answe
 After a successful write, a bot's turn or a chips table's next round is run by a local task
 after the configured delay; the Redis clock set is the backstop any process sweeps (clocks.py).
 
+Idle seats and closing (issue 7): the clock entry of a table is the earliest of its game clock
+and its chores (``table_doc.chores_at``: an idle human seat to free, or the closing of a table
+no human sat at for a while). Whoever claims it runs ``run_clock``, which does the due one
+through ``_change``, so a seat is freed, its stack cashed out (outbox) and a table closed
+exactly once however many processes sweep. A closed table refuses everything with
+``table_closed``, leaves the lobby registry and its keys expire (``closed_table_ttl``); the
+outbox consumer still writes its last entries (it remembers streams, app/store/outbox.py).
+
 Seams for chips & records (CONTRACTS.md): ``_buy_in`` is called before a seat is taken and
 ``_outbox`` turns each change into outbox entries written by the same compare-and-set.
 """
@@ -47,6 +55,10 @@ def _not_found(tid: str) -> TableError:
     return TableError(404, "not_found", f"no table {tid}")
 
 
+def _closed(tid: str) -> TableError:
+    return TableError(409, "table_closed", f"table {tid} is closed; pick another one")
+
+
 class TableService(TableViews):
     def __init__(self, settings: Settings, store: TableStore, *,
                  seeds: Callable[[str, int], int] | None = None, db=None,
@@ -83,7 +95,7 @@ class TableService(TableViews):
         doc = D.new_doc(tid, game, n_seats, parsed, turn_seconds or self.settings.turn_seconds,
                         self.now_ms())
         res = await self.store.cas(tid, 0, doc, events=[{"type": "created"}],
-                                   live=str(doc["created"]))
+                                   deadline_ms=self._deadline(doc), live=str(doc["created"]))
         return D.summary(doc, res.v)
 
     async def get(self, tid: str) -> dict:
@@ -92,7 +104,7 @@ class TableService(TableViews):
 
     async def list(self, *, game: str | None, stake: int | None, open_seats: bool,
                    page: int, per_page: int) -> dict:
-        snaps = await self.store.load_many(await self.store.live_tables())
+        snaps = await self._live_snaps()
         items = [self.summary(s) for s in snaps]
         items = [t for t in items if (game is None or t["game"] == game)
                  and (stake is None or t["stake"] == stake)
@@ -104,6 +116,8 @@ class TableService(TableViews):
     async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
         snap = await self._snap(tid)
         doc = snap.doc
+        if doc["status"] == "closed":
+            raise _closed(tid)
         if not 0 <= n < doc["n_seats"]:
             raise TableError(404, "no_seat", f"table {tid} has no seat {n}")
         if D.seat_of(doc, player["id"]) is not None:
@@ -124,7 +138,7 @@ class TableService(TableViews):
                 raise TableError(409, "already_seated", "you already sit at this table")
             ch = D.begin(snap.doc, self._state(snap))
             ch.doc["seats"][n] = D.make_seat(player["id"], player["name"], bot=False,
-                                             stack=stack, sit=v_next)
+                                             stack=stack, sit=v_next, seen=self.now_ms())
             ch.events.append({"type": "seated", "table_seat": n, "name": player["name"]})
             self._maybe_deal(ch, v_next)
             return ch
@@ -143,15 +157,7 @@ class TableService(TableViews):
             if not 0 <= n < doc["n_seats"] or D.seat_of(doc, player["id"]) != n:
                 raise TableError(409, "not_seated", f"you do not sit in seat {n}")
             ch = D.begin(doc, self._state(snap))
-            if D.game_seat(doc, n) is not None:  # in the match: the bot plays it to the end
-                ch.doc["seats"][n]["leaving"] = True
-                ch.events.append({"type": "leaving", "table_seat": n})
-            else:
-                D.vacate(ch, n)
-            if not D.human_seated(ch.doc) and ch.doc["status"] != "playing":
-                for m, seat in enumerate(ch.doc["seats"]):
-                    if seat and seat["bot"]:
-                        D.vacate(ch, m)
+            D.remove(ch, n)  # in the match: the bot plays it to the end
             return ch
 
         res, _ = await self._change(tid, build)
@@ -190,7 +196,7 @@ class TableService(TableViews):
         """An open seat at a fitting table (default options), else a new table full of bots."""
         if game not in registry.available():
             raise TableError(422, "bad_options", f"unknown game {game!r}", "game")
-        snaps = await self.store.load_many(await self.store.live_tables())
+        snaps = await self._live_snaps()
         for snap in snaps:
             doc = snap.doc
             if (doc["game"] == game and None in doc["seats"] and D.human_seated(doc)
@@ -214,6 +220,8 @@ class TableService(TableViews):
             snap = await self.store.load(tid)
         if snap is None:
             return _error(cmd, "not_found", f"no table {tid}")
+        if snap.doc["status"] == "closed":
+            return _error(cmd, "table_closed", f"table {tid} is closed")
         if v != snap.v:
             first = await self.store.command_result(tid, cmd)
             if first is not None:
@@ -233,6 +241,7 @@ class TableService(TableViews):
             ch = D.begin(snap.doc, self._state(snap))
             seat = ch.doc["seats"][n]
             seat["timeouts"] = 0
+            seat["seen"] = self.now_ms()
             if seat["away"]:
                 seat["away"] = False
                 ch.events.append({"type": "back", "table_seat": n})
@@ -248,19 +257,25 @@ class TableService(TableViews):
         return {"type": "ack", "cmd": cmd, "v": res.v}
 
     async def back(self, tid: str, pid: Any) -> None:
-        """O-3: an away player who sends anything is theirs to play again."""
+        """O-3: an away player who sends anything (sync, chat) is theirs to play again. It also
+        counts as activity against idle removal; ``seen`` is written only when it is older
+        than a tenth of the idle limit, so a chatty player costs a write every few minutes."""
         snap = await self.store.snapshot(tid)
         n = D.seat_of(snap.doc, pid) if snap else None
-        if n is None or not snap.doc["seats"][n]["away"]:
+        if n is None or not (snap.doc["seats"][n]["away"] or self._stale_seen(snap.doc, n)):
             return
 
         def build(snap: Snapshot, v_next: int) -> D.Change | None:
             ch = D.begin(snap.doc, self._state(snap))
             seat = ch.doc["seats"][n]
-            if seat is None or not seat["away"]:
+            if seat is None or seat["bot"] or seat["player"] != pid:
                 return None
-            seat.update(away=False, timeouts=0)
-            ch.events.append({"type": "back", "table_seat": n})
+            if not seat["away"] and not self._stale_seen(snap.doc, n):
+                return None
+            seat["seen"] = self.now_ms()
+            if seat["away"]:
+                seat.update(away=False, timeouts=0)
+                ch.events.append({"type": "back", "table_seat": n})
             return ch
 
         await self._change(tid, build, snap=snap)
@@ -273,12 +288,16 @@ class TableService(TableViews):
         snap = await (self.store.load(tid) if claimed else self.store.snapshot(tid))
         if snap is not None and v is not None and snap.v < v:
             snap = await self.store.load(tid)
+        if snap is None and claimed:  # a stray entry (a lost create): nothing to wake up
+            await self.store.set_deadline(tid, None)
         if snap is None or (v is not None and v != snap.v):
             return False
         clock = snap.doc["clock"]
         if clock is None or clock["at"] > self.now_ms() + 5:
+            if v is None and (self._chores_at(snap.doc) or 1 << 62) <= self.now_ms() + 5:
+                return await self._chores(tid, snap)
             if claimed:  # the claim moved the deadline: put back the document's own
-                await self.store.set_deadline(tid, clock["at"] if clock else None)
+                await self.store.set_deadline(tid, self._deadline(snap.doc))
             return False
 
         def build(snap: Snapshot, v_next: int) -> D.Change | None:
@@ -298,6 +317,43 @@ class TableService(TableViews):
             return False
         return res is not None and res.status == "ok"
 
+    async def _chores(self, tid: str, snap: Snapshot) -> bool:
+        """Free the idle seats / close the table, when due (issue 7); once, version-checked."""
+        def build(snap: Snapshot, v_next: int) -> D.Change | None:
+            ch = D.begin(snap.doc, self._state(snap))
+            idle_ms, empty_ms = self._chores_ms()
+            return ch if D.chores(ch, self.now_ms(), idle_ms=idle_ms, empty_ms=empty_ms) else None
+
+        try:
+            res, _ = await self._change(tid, build, snap=snap, retry=False)
+        except TableError:
+            return False
+        if res is None:  # nothing due after all: put back the document's own deadline
+            await self.store.set_deadline(tid, self._deadline(snap.doc))
+            return False
+        return res.status == "ok"
+
+    def _chores_ms(self) -> tuple[int, int]:
+        s = self.settings
+        return int(s.idle_seat_seconds * 1000), int(s.empty_table_seconds * 1000)
+
+    def _chores_at(self, doc: dict) -> int | None:
+        idle_ms, empty_ms = self._chores_ms()
+        return D.chores_at(doc, idle_ms=idle_ms, empty_ms=empty_ms)
+
+    def _deadline(self, doc: dict) -> int | None:
+        """The table's clock entry: its game clock or its chores, whichever comes first."""
+        times = [t for t in (doc["clock"] and doc["clock"]["at"], self._chores_at(doc))
+                 if t is not None]
+        return min(times, default=None)
+
+    def _stale_seen(self, doc: dict, n: int) -> bool:
+        """Worth writing ``seen``: older than a tenth of the idle limit, and the seat's idleness
+        counts (it is not playing the current match, where its moves keep ``seen``)."""
+        seen = doc["seats"][n].get("seen")
+        return D.game_seat(doc, n) is None and (
+            seen is None or self.now_ms() - seen > self.settings.idle_seat_seconds * 100)
+
     # --- the one write path --------------------------------------------------------------------
     async def _change(self, tid: str, build, *, snap: Snapshot | None = None,
                       cmd: str | None = None, retry: bool = True
@@ -306,6 +362,8 @@ class TableService(TableViews):
         for attempt in range(2):
             if snap is None:
                 raise _not_found(tid)
+            if snap.doc["status"] == "closed":
+                raise _closed(tid)
             v_next = snap.v + 1
             ch = build(snap, v_next)
             if ch is None:
@@ -315,11 +373,15 @@ class TableService(TableViews):
                                  bot_delay=self.settings.bot_delay,
                                  round_pause=self.settings.round_pause)
             ch.doc["clock"] = clock
+            D.note_empty(ch.doc, self.now_ms())
+            closing = ch.doc["status"] == "closed"
             outbox = await self._outbox(tid, snap, ch, v_next)
             res = await self.store.cas(
                 tid, snap.v, ch.doc, events=ch.events, cmd=cmd,
-                deadline_ms=clock["at"] if clock else None, log=ch.log,
-                match_no=ch.doc["match_no"], outbox=outbox)
+                deadline_ms=self._deadline(ch.doc), log=ch.log,
+                match_no=ch.doc["match_no"], outbox=outbox, live="-" if closing else "",
+                expire=self.settings.closed_table_ttl if closing else None,
+                repair=not retry or bool(attempt))
             if res.status == "ok":
                 res.current.memo["state"] = ch.state
                 _remember_log(snap, res.current, ch)
@@ -385,6 +447,15 @@ class TableService(TableViews):
         return await table_money.change_entries(self.store, tid, before.doc, ch, v_next)
 
     # --- reading -------------------------------------------------------------------------------
+    async def _live_snaps(self) -> list[Snapshot]:
+        """The lobby's tables. A closed one still listed (its process died between closing and
+        leaving the registry) is dropped from the registry here."""
+        snaps = await self.store.load_many(await self.store.live_tables())
+        closed = [s.tid for s in snaps if s.doc["status"] == "closed"]
+        if closed:
+            await self.store.unlist(closed)
+        return [s for s in snaps if s.doc["status"] != "closed"]
+
     async def _snap(self, tid: str) -> Snapshot:
         snap = await self.store.snapshot(tid)
         if snap is None:

@@ -5,6 +5,14 @@ A sweeper takes the due ones and claims each with scripts/claim.lua, which pushe
 lease into the future only if it is still due, so one process wins each claim. The winner runs
 the timeout through the service's normal path; the version check there makes the timeout apply
 at most once even if a lease ran out, and the lease makes sure it is retried if the winner died.
+
+The entry is a hint, the table's document is the truth: the claimant acts on the document's own
+clock (and the idle/close chores, table_doc.chores_at) and puts an early entry back to it. The
+claim itself does not look at versions (the table lives in another Cluster slot than the
+clocks set); the version-checked compare-and-set of the run does. Entries can be lost between a
+compare-and-set and its pipelined clock update (store/tables.py), so every ``repair_every``
+seconds each sweeper re-arms, from each live table's own ``at``, the entries that are missing
+or later than it (``ZADD LT``: a repair never postpones anything).
 """
 
 from __future__ import annotations
@@ -25,14 +33,18 @@ CLAIM = (Path(__file__).parent / "scripts" / "claim.lua").read_text()
 
 class Sweeper:
     def __init__(self, redis: Redis, keys: Keys, run: Callable[..., Awaitable[bool]], *,
-                 interval: float, lease: float, batch: int = 50):
+                 interval: float, lease: float, batch: int = 50, repair_every: float = 30.0):
         self.redis, self.keys, self.run = redis, keys, run
         self.interval, self.lease_ms, self.batch = interval, int(lease * 1000), batch
+        self.repair_every, self.repaired_at = repair_every, 0.0
         self._claim = redis.register_script(CLAIM)
 
     async def forever(self) -> None:
         while True:
             try:
+                if time.monotonic() - self.repaired_at >= self.repair_every:
+                    self.repaired_at = time.monotonic()
+                    await self.rearm()
                 await self.sweep()
             except asyncio.CancelledError:
                 raise
@@ -54,3 +66,28 @@ class Sweeper:
                 except Exception:
                     log.exception("timeout of table %s failed", tid, extra={"table": tid})
         return ran
+
+    async def rearm(self) -> int:
+        """Re-add lost clock entries from the live tables' own deadlines; how many."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(self.keys.live, 0, -1)
+            pipe.zrange(self.keys.clocks, 0, -1, withscores=True)
+            tids, entries = await pipe.execute()
+        if not tids:
+            return 0
+        tids = [_s(t) for t in tids]
+        armed = {_s(m): score for m, score in entries}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid in tids:
+                pipe.hget(self.keys.table(tid), "at")
+            ats = await pipe.execute()
+        lost = {tid: int(at) for tid, at in zip(tids, ats)  # a claim's lease is not lost
+                if at is not None and armed.get(tid, float("inf")) > int(at) + self.lease_ms}
+        if lost:
+            await self.redis.zadd(self.keys.clocks, lost, lt=True)
+            log.warning("re-armed %d lost clock entries", len(lost))
+        return len(lost)
+
+
+def _s(x) -> str:
+    return x.decode() if isinstance(x, bytes) else x

@@ -45,6 +45,12 @@ class Keys:
         """Sorted set: table id -> creation time (ms); the lobby and the outbox consumer read it."""
         return f"{self.prefix}tables:live"
 
+    @property
+    def outbox_streams(self) -> str:
+        """Set of outbox stream names the consumer must read (app/store/outbox.py): a stream
+        is added when its table is created and closed, and removed once it is drained."""
+        return f"{self.prefix}outbox:streams"
+
     def player(self, pid: str) -> str:
         return f"{self.prefix}player:{pid}"
 

@@ -19,7 +19,9 @@ Reading side: :class:`OutboxConsumer`, one per process, all in the consumer grou
 finds streams through the live-tables registry (``<prefix>tables:live``), remembers them in
 ``<prefix>outbox:streams`` until a closed table's stream is empty (so the last entries of a table
 that just closed are still read, also after a restart), and at start and every minute SCANs for
-``<prefix>t:*:outbox`` as a backstop. For each entry it opens a database transaction, writes
+``<prefix>t:*:outbox`` as a backstop. The stream of a closed table (or one whose keys expired)
+is deleted once it is empty (under WATCH, so an entry added meanwhile is never lost).
+For each entry it opens a database transaction, writes
 the entry (``results.apply_entry``: idempotent by the entry's key), commits, and only then XACKs
 and XDELs it. A consumer that dies between reading and committing, or between committing and
 acknowledging, leaves the entry pending; after ``min_idle_ms`` any consumer takes it over with
@@ -44,7 +46,7 @@ from collections.abc import Awaitable, Callable
 
 import orjson
 from redis.asyncio import Redis
-from redis.exceptions import ResponseError
+from redis.exceptions import ResponseError, WatchError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -111,10 +113,29 @@ class OutboxConsumer:
                 self.known.add(_s(key))  # backstop: a table that lived less than one poll
             for key in list(self.known - live):
                 if not await self.redis.xlen(key):  # a closed table, fully written
+                    await self._drop_if_closed(key)
                     await self.redis.srem(self.registry, key)
                     self.known.discard(key)
                     self.ready.discard(key)
         return sorted(self.known)
+
+    async def _drop_if_closed(self, key: str) -> None:
+        """Delete a drained outbox stream whose table is closed or gone (issue 7)."""
+        table = key[: -len(":outbox")]
+        async with self.redis.pipeline(transaction=True) as pipe:
+            await pipe.watch(key, table)
+            doc = await pipe.hget(table, "doc")
+            if doc is not None and orjson.loads(doc).get("status") != "closed":
+                return
+            if await pipe.xlen(key):
+                return
+            pipe.multi()
+            pipe.delete(key)
+            try:
+                await pipe.execute()
+            except WatchError:
+                return
+        self.ready.discard(key)
 
     async def _ensure_group(self, key: str) -> None:
         if key in self.ready:

@@ -1,24 +1,50 @@
 """Table snapshots in Redis: load, compare-and-set, events, logs. Never interprets game state.
 
-A table is one hash ``{v, doc}``: the version and the JSON table document (seats, stacks, the
-dumped game state, the clock). Every change goes through ``cas`` (scripts/cas.lua), which checks
-the version and writes the document, the command id, the events, the outbox entries, the action
-log, the next deadline and the publication in one atomic step.
+A table is one hash ``{v, doc, at}``: the version, the JSON table document (seats, stacks, the
+dumped game state, the clock) and ``at``, the table's next deadline (its own copy of its clock
+entry). Every change goes through ``cas`` (scripts/cas.lua), which checks the version and writes
+the document, the command id, the events, the outbox entries, the action log, the deadline and
+the publication in one atomic step.
+
+Redis Cluster (DESIGN.md "Past one machine"): the script touches only keys with the table's
+hash tag ``{table_id}``. The two global indexes, ``clocks`` (table -> deadline, what sweepers
+scan) and ``tables:live`` (the lobby and the outbox consumer), are written by commands sent in
+the same pipeline as the EVALSHA: still one round trip per move, but not atomic with it. Why
+that is safe:
+
+- The clock entry is only a wake-up hint. Whoever claims a due entry loads the table and acts
+  on the document's own clock, version-checked by the next compare-and-set (services/tables.py
+  ``run_clock``); an entry that is early or stale is put back to the document's deadline. So a
+  deadline written by a compare-and-set that *lost* the race (stale / duplicate command) does no
+  harm when it is early.
+- A lost race could also have removed or postponed the winner's entry. The script answers a
+  loser with the table's current ``at``, and the loser re-adds it with ``ZADD LT`` (only ever
+  earlier): one more round trip, on the losing path only. A pipeline's commands run back to
+  back, so the loser's stray write comes right after its own failed script, before the repair.
+- A clock update lost outright (connection cut between the commands, a failover losing the
+  last writes) is re-armed from the hash's ``at`` by the sweepers' periodic repair
+  (clocks.py ``Sweeper.rearm``), again with ``ZADD LT``.
+- The registry: a new table is added in its creating pipeline (a fresh random id cannot lose
+  its first compare-and-set); a closing table is removed only after its compare-and-set won (a
+  second round trip, once per table). A closed table still listed (crash in between) is skipped
+  and dropped by the next lobby read.
 
 The process keeps the last snapshot of each table it has seen. A cached snapshot is trusted only
 for tables the hub watches (it hears every new version of those through pub/sub); others are
-reloaded. ``round_trips`` counts Redis round trips so tests can hold a move to one (cache current)
-or two (cache stale or cold).
+reloaded. ``round_trips`` counts Redis round trips (a pipeline is one) so tests can hold a move
+to one (cache current) or two (cache stale or cold).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.exceptions import NoScriptError
 
 from ..metrics import count_round_trip
 from .keys import Keys
@@ -40,6 +66,7 @@ class CasResult:
     status: str  # "ok" | "dup" (command seen before) | "stale" (version moved on)
     v: int
     current: Snapshot | None = None  # "ok": the new snapshot; "stale": the table as it is now
+    at: bytes | None = None  # "stale": the table's own deadline (to repair the clock entry)
 
 
 class TableStore:
@@ -51,6 +78,7 @@ class TableStore:
         self.round_trips = 0
         self.cache: dict[str, Snapshot] = {}
         self.heard: dict[str, int] = {}  # latest version announced on pub/sub, watched tables
+        self.writing: dict[str, list[asyncio.Event]] = {}  # this process's compare-and-sets
         self._cas = redis.register_script((SCRIPTS / "cas.lua").read_text())
 
     # --- reading -------------------------------------------------------------------------------
@@ -64,6 +92,13 @@ class TableStore:
     async def snapshot(self, tid: str) -> Snapshot | None:
         """The cached snapshot when it is known to be current, else a fresh load."""
         snap = self.cache.get(tid)
+        if snap is not None and tid in self.heard and snap.v < self.heard[tid] \
+                and tid in self.writing:
+            # the version announced may be our own compare-and-set, whose reply comes after
+            # the publication (the pipeline's index updates run in between): wait for it
+            await asyncio.wait([asyncio.create_task(e.wait()) for e in self.writing[tid]],
+                               timeout=1.0)
+            snap = self.cache.get(tid)
         if snap is not None and tid in self.heard and snap.v >= self.heard[tid]:
             return snap
         return await self.load(tid)
@@ -113,6 +148,12 @@ class TableStore:
         return [orjson.loads(x) for x in rows]
 
     # --- writing -------------------------------------------------------------------------------
+    def script_keys(self, tid: str, match_no: int, cmd: str | None) -> list[str]:
+        """The KEYS of scripts/cas.lua: all under the table's hash tag (one Cluster slot)."""
+        k = self.keys
+        return [k.table(tid), k.events(tid), k.outbox(tid), k.log(tid, match_no),
+                k.command(tid, cmd or "-")]
+
     async def cas(
         self,
         tid: str,
@@ -126,26 +167,88 @@ class TableStore:
         match_no: int = 0,
         outbox: list[str] = (),
         live: str = "",
+        expire: int | None = None,
+        repair: bool = True,
     ) -> CasResult:
+        """``live``: "" leaves the lobby registry alone, a score adds the table (creation), "-"
+        removes it once this change won (closing; ``expire`` then sets the keys' TTL).
+        ``repair=False``: the caller retries at once when this loses, and that retry writes
+        the clock entry again, so the loser's repair (a round trip) is skipped."""
         k = self.keys
-        raw_doc = orjson.dumps(doc)
-        keys = [k.table(tid), k.events(tid), k.outbox(tid), k.log(tid, match_no), k.clocks,
-                k.command(tid, cmd or "-"), k.live]
-        args = [tid, expected, raw_doc, "1" if cmd else "0", orjson.dumps(events),
+        args = [tid, expected, orjson.dumps(doc), "1" if cmd else "0", orjson.dumps(events),
                 "" if deadline_ms is None else deadline_ms, k.channel(tid), self.stream_len,
-                self.command_ttl, live, len(outbox), *outbox,
+                self.command_ttl, "" if expire is None else expire, len(outbox), *outbox,
                 len(log), *(orjson.dumps(e) for e in log), LOG_TTL]
+        keys = self.script_keys(tid, match_no, cmd)
         self._trip()
-        reply = await self._cas(keys=keys, args=args)
+        done = asyncio.Event()
+        self.writing.setdefault(tid, []).append(done)
+        try:
+            try:
+                reply = await self._cas_pipeline(tid, keys, args, deadline_ms, live)
+            except NoScriptError:  # first use on this server, or its script cache was flushed:
+                # load it once (not counted: a one-time cost like opening the connection)
+                await self.redis.script_load(self._cas.script)
+                reply = await self._cas_pipeline(tid, keys, args, deadline_ms, live)
+            return await self._settle(tid, doc, reply, live, repair)
+        finally:
+            done.set()
+            events = self.writing.get(tid, [])
+            if done in events:
+                events.remove(done)
+            if not events:
+                self.writing.pop(tid, None)
+
+    async def _settle(self, tid: str, doc: dict[str, Any], reply: list, live: str,
+                      repair: bool) -> CasResult:
+        k = self.keys
         status = reply[0].decode()
         if status == "ok":
             v = int(reply[1])
+            if live == "-":  # its last entries are still read: the stream stays remembered
+                self._trip()
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.sadd(k.outbox_streams, k.outbox(tid))
+                    pipe.zrem(k.live, tid)
+                    await pipe.execute()
             return CasResult("ok", v, self._remember(Snapshot(tid, v, doc)))
+        if repair:
+            await self.repair_clock(tid, reply[-1])
         if status == "dup":
             return CasResult("dup", int(reply[1]))
         v = int(reply[1])
         current = self._remember(Snapshot(tid, v, orjson.loads(reply[2]))) if v else None
-        return CasResult("stale", v, current)
+        return CasResult("stale", v, current, reply[3])
+
+    async def _cas_pipeline(self, tid: str, keys: list, args: list, deadline_ms: int | None,
+                            live: str) -> list:
+        """EVALSHA plus the global index updates: one round trip (see the module docstring)."""
+        k = self.keys
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.evalsha(self._cas.sha, len(keys), *keys, *args)
+            if deadline_ms is None:
+                pipe.zrem(k.clocks, tid)
+            else:
+                pipe.zadd(k.clocks, {tid: deadline_ms})
+            if live not in ("", "-"):
+                pipe.zadd(k.live, {tid: float(live)})
+                pipe.sadd(k.outbox_streams, k.outbox(tid))
+            replies = await pipe.execute(raise_on_error=False)
+        if isinstance(replies[0], Exception):
+            raise replies[0]
+        return replies[0]
+
+    async def repair_clock(self, tid: str, at: bytes | str | None) -> None:
+        """This compare-and-set lost, yet its pipeline wrote the clock entry: put back the
+        table's own deadline (only ever earlier, so it cannot undo a newer winner's entry)."""
+        if at:
+            self._trip()
+            await self.redis.zadd(self.keys.clocks, {tid: int(at)}, lt=True)
+
+    async def unlist(self, tids: list[str]) -> None:
+        """Drop tables from the lobby registry (closed ones a crash left listed)."""
+        self._trip()
+        await self.redis.zrem(self.keys.live, *tids)
 
     async def set_deadline(self, tid: str, at_ms: int | None) -> None:
         """Put a table's deadline back after a claim that found nothing to do."""
