@@ -267,11 +267,20 @@ class Api:
         self.http = httpx.AsyncClient(base_url=url, timeout=60,
                                       limits=httpx.Limits(max_connections=concurrency))
         self.gate = asyncio.Semaphore(concurrency)
+        self.calls = 0
 
     async def call(self, method: str, path: str, token: str | None = None, **kw) -> dict:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        async with self.gate:
-            r = await self.http.request(method, path, headers=headers, **kw)
+        for attempt in range(4):  # a kept-alive connection the server closed meanwhile
+            try:
+                async with self.gate:
+                    r = await self.http.request(method, path, headers=headers, **kw)
+                break
+            except httpx.TransportError:
+                if attempt == 3:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        self.calls += 1
         if r.status_code >= 300:
             raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
         return r.json()
@@ -296,6 +305,22 @@ class Api:
 
     async def close(self) -> None:
         await self.http.aclose()
+
+    @contextlib.asynccontextmanager
+    async def ticking(self, every: float = 10.0):
+        """A line on stderr every ``every`` s while a long set-up runs."""
+        async def tick():
+            t0 = time.monotonic()
+            while True:
+                await asyncio.sleep(every)
+                print(f"  set-up: {self.calls} requests in {time.monotonic() - t0:.0f}s",
+                      file=sys.stderr, flush=True)
+
+        task = asyncio.create_task(tick())
+        try:
+            yield
+        finally:
+            task.cancel()
 
 
 async def gather_limited(coros, limit: int) -> list:
@@ -352,6 +377,36 @@ async def monitor(redis_url: str, seconds: float, db: int) -> tuple[Counter, Cou
     finally:
         await client.aclose()
     return sent, inner
+
+
+TRIPS = "meja_action_redis_round_trips_bucket"
+
+
+async def server_round_trips(url: str) -> dict[str, float] | None:
+    """The server's own count of Redis round trips per accepted player action (``/metrics``,
+    a cumulative histogram): bucket upper bound -> actions so far. None without metrics."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        r = await http.get("/metrics")
+    if r.status_code != 200:
+        return None
+    out = {}
+    for line in r.text.splitlines():
+        if line.startswith(TRIPS):
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            out[le] = float(line.rsplit(" ", 1)[1])
+    return out or None
+
+
+def trips_histogram(a: dict | None, b: dict | None) -> dict[str, Any] | None:
+    """Actions by round trips between two scrapes: {"1": n, "2": n, "more": n}."""
+    if not a or not b:
+        return None
+    one = b.get("1.0", 0) - a.get("1.0", 0)
+    two = b.get("2.0", 0) - a.get("2.0", 0)
+    total = b.get("+Inf", 0) - a.get("+Inf", 0)
+    return {"actions": int(total), "1": int(one), "2": int(two - one),
+            "more_than_2": int(total - two),
+            "share_1": round(one / total, 4) if total else None}
 
 
 def round_trip_summary(sent: Counter, moves: int) -> dict[str, Any]:

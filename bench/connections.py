@@ -13,8 +13,9 @@ open - RSS before the first socket) / players is the memory per connection. It h
 counts the ``pong``s: "all stayed up" means no socket closed and every one answered.
 
 Sockets are spread over the source addresses 127.0.0.1..127.0.0.N (``--sources``) so the ephemeral
-ports of one address never run out, and both this process and the server it starts get an open-files
-limit above the number of sockets.
+ports of one address never run out. This process and the server it starts raise their open-files
+limit as far as the hard limit allows (root without CAP_SYS_RESOURCE cannot go past it); the
+report gives both limits, and a warning says when they leave fewer file descriptors than players.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import resource
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import orjson
+import psutil
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import common as C  # noqa: E402
 
 SEATS = 4
+FDS_BESIDES_SOCKETS = 150  # the server's Redis and database pools, listener, logs
 
 
 class Conns:
@@ -50,14 +54,15 @@ class Conns:
         """(table id, token) per player, ``--sit`` of each table's players seated."""
         api = C.Api(self.services.url, concurrency=self.args.concurrency)
         try:
-            tokens = await C.gather_limited((api.register(f"Idle {i}")
-                                             for i in range(self.args.players)),
-                                            self.args.concurrency)
-            groups = [tokens[i:i + SEATS] for i in range(0, len(tokens), SEATS)]
-            tids = await C.gather_limited((api.create(g[0], "gaple", SEATS, {})
-                                           for g in groups), self.args.concurrency)
-            await C.gather_limited((self._sit(api, tid, g) for tid, g in zip(tids, groups)),
-                                   self.args.concurrency)
+            async with api.ticking():
+                tokens = await C.gather_limited((api.register(f"Idle {i}")
+                                                 for i in range(self.args.players)),
+                                                self.args.concurrency)
+                groups = [tokens[i:i + SEATS] for i in range(0, len(tokens), SEATS)]
+                tids = await C.gather_limited((api.create(g[0], "gaple", SEATS, {})
+                                               for g in groups), self.args.concurrency)
+                await C.gather_limited((self._sit(api, tid, g)
+                                        for tid, g in zip(tids, groups)), self.args.concurrency)
         finally:
             await api.close()
         return [(tid, tok) for tid, g in zip(tids, groups) for tok in g]
@@ -98,6 +103,11 @@ class Conns:
     async def run(self) -> dict[str, Any]:
         args = self.args
         server = C.Usage(self.services.server_pid)
+        limits = {"generator": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+                  "server": server.proc.rlimit(psutil.RLIMIT_NOFILE)[0]}
+        if args.players + FDS_BESIDES_SOCKETS > min(limits.values()):
+            self._progress(f"warning: open-files limits {limits} leave room for about "
+                           f"{min(limits.values()) - FDS_BESIDES_SOCKETS} sockets per process")
         t0 = time.monotonic()
         plan = await self.setup()
         setup_s = time.monotonic() - t0
@@ -145,6 +155,7 @@ class Conns:
             "all_stayed_up": self.failed_connects == 0 and self.closed == 0
             and self.pongs == n == len(plan),
             "generator_rss_mib": round(C.Usage().rss() / 2**20, 1),
+            "open_files_limits": limits,
         }
         for ws in self.socks:
             with contextlib.suppress(Exception):

@@ -17,8 +17,10 @@ Reported for the measurement window (after ``--warmup``):
 - errors by code (any refusal, including ``stale``, and dropped sockets);
 - CPU (% of one core) of the server, of this generator and of Redis, the machine's busy share
   and load average (the machine is shared), the server's memory;
-- Redis commands per action (``INFO commandstats``: script-internal calls included) and round
-  trips per move from a ``MONITOR`` sample taken after the window (``--monitor-seconds``);
+- Redis: commands per action (``INFO commandstats``, script-internal calls included); round trips
+  per accepted act as the server counts them itself (its ``/metrics`` histogram: a pipeline is
+  one round trip); and the commands clients sent, told apart from script-internal ones by a
+  ``MONITOR`` sample taken after the window (``--monitor-seconds``);
 - outbox lag: entries not yet written to the database and the age of the oldest, sampled during
   the run, and how long the backlog takes to drain once the load stops.
 A progress line every ``--every`` seconds on stderr; ``--json`` prints the report as JSON.
@@ -99,8 +101,9 @@ class Load:
     async def setup(self) -> None:
         api = C.Api(self.services.url, concurrency=self.args.concurrency)
         try:
-            await C.gather_limited((self._table(api, i) for i in range(self.args.tables)),
-                                   self.args.concurrency)
+            async with api.ticking():
+                await C.gather_limited((self._table(api, i) for i in range(self.args.tables)),
+                                       self.args.concurrency)
         finally:
             await api.close()
 
@@ -203,6 +206,7 @@ class Load:
         await asyncio.sleep(args.warmup)
         stats0 = await C.redis_stats(redis)
         self.own["info"] += 2
+        trips0 = await C.server_round_trips(svc.url)
         window = C.Window(server, svc.redis_pid)
         self.stats.measuring, self.stats.window_start = True, time.monotonic()
         self.stats.errors.clear()
@@ -211,6 +215,7 @@ class Load:
         result = window.result()
         stats1 = await C.redis_stats(redis)
         self.own["info"] += 2
+        trips1 = await C.server_round_trips(svc.url)
         acks = self.stats.acks
         commands = C.stats_delta(stats0, stats1, self.own)
         cas_stats = commands.get("evalsha", 0)
@@ -234,6 +239,7 @@ class Load:
                 "per_action": {k: round(n / acks, 3) for k, n in commands.items()} if acks
                 else {},
                 "round_trips": trips,
+                "server_round_trips_per_action": C.trips_histogram(trips0, trips1),
                 "redis_cpu_pct": round(100 * (stats1["cpu"] - stats0["cpu"])
                                        / result["seconds"], 1),
             },
@@ -317,9 +323,10 @@ def report_text(r: dict[str, Any]) -> str:
         f"server memory      {r['server_rss_mib']} MiB (idle {r['server_rss_idle_mib']} MiB)",
         f"redis              {red['commands_per_action']} commands/action (script calls incl.), "
         f"{red['cas_scripts_per_action']} CAS scripts/action",
-        f"round trips        move path {rt.get('move_path_per_move')}/move, "
-        f"{rt.get('move_path_per_cas')}/CAS; all clients {rt.get('all_per_move')}/move "
-        f"(MONITOR sample: {rt.get('sent')})",
+        f"round trips        {red['server_round_trips_per_action']} (accepted acts by Redis "
+        f"round trips, the server's own count)",
+        f"client commands    {rt.get('move_path_per_cas')} reads+CAS per CAS; "
+        f"{rt.get('all_per_move')} per move from every client (MONITOR: {rt.get('sent')})",
         f"outbox             max backlog {ob['backlog_max_entries']} entries, max lag "
         f"{ob['lag_max_s']}s (sampled tables); drained {ob['drained']} in {ob['drain_s']}s",
     ])

@@ -38,6 +38,7 @@ def test_load_plays_tables_and_reports_every_figure(tmp_path):
     trips = r["redis"]["round_trips"]
     assert trips["cas_scripts"] > 0 and trips["move_path_per_cas"] >= 1
     assert r["redis"]["commands_per_action"] > 0
+    assert r["redis"]["server_round_trips_per_action"]["actions"] > 0
     assert r["outbox"]["drained"] is True
 
 
