@@ -26,7 +26,6 @@ from .base import (
     action_fields,
     action_kind,
     check_known,
-    evolve,
     opt_choice,
     opt_int,
 )
@@ -56,6 +55,33 @@ PASS = Pass()
 PLAYS = {(t, end): Play(t, end) for t in T.DOUBLE_SIX for end in ("left", "right")}
 ON_LEFT = {t: PLAYS[t, "left"] for t in T.DOUBLE_SIX}
 ON_RIGHT = {t: PLAYS[t, "right"] for t in T.DOUBLE_SIX}
+PASS_ONLY = (PASS,)
+
+# Inside the engine a hand is also kept as a bitmask (bit i = tile i of the double-six set, which
+# is in sorted order), because listing, checking and applying moves run on every move and set
+# arithmetic on one int is far cheaper than scanning tuples of tiles.
+BIT = {t: 1 << i for i, t in enumerate(T.DOUBLE_SIX)}
+SHOWING = tuple(sum(b for t, b in BIT.items() if v in t) for v in range(7))  # tiles with number v
+
+
+def _mask(hand) -> int:
+    return sum(map(BIT.__getitem__, hand))
+
+
+def _fitting(v: int, on_end: dict) -> dict[int, tuple[Play, ...]]:
+    """Every subset of the seven tiles showing ``v`` (as a mask) -> its plays on one end, in
+    sorted tile order, so a hand's plays on an end showing v are one lookup of
+    ``hand & SHOWING[v]``."""
+    showing = [t for t in T.DOUBLE_SIX if v in t]
+    table = {}
+    for subset in range(1 << len(showing)):
+        chosen = [t for i, t in enumerate(showing) if subset >> i & 1]
+        table[_mask(chosen)] = tuple(on_end[t] for t in chosen)
+    return table
+
+
+FIT_LEFT = tuple(_fitting(v, ON_LEFT) for v in range(7))
+FIT_RIGHT = tuple(_fitting(v, ON_RIGHT) for v in range(7))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +96,15 @@ class State:
     payments: tuple[dict[str, Any], ...]
     last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
+    # Derived from ``hands`` (not dumped, not compared) for the hot path: each hand as a mask and
+    # the union of all hands, kept up to date by every move instead of rebuilt from the tuples.
+    masks: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    held: int = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        masks = tuple([_mask(h) for h in self.hands])
+        object.__setattr__(self, "masks", masks)
+        object.__setattr__(self, "held", sum(masks))
 
     @property
     def n(self) -> int:
@@ -81,27 +116,24 @@ class State:
 
 
 
-def _step(state: State, events: tuple[JSON, ...], **changes) -> Step:
-    """The next state, which keeps the move's public events for its views, and the events."""
-    return Step(evolve(state, last_events=events, **changes), events)
+def _successor(state: State, events: tuple[JSON, ...]) -> tuple[State, dict[str, Any]]:
+    """The next state, which keeps the move's public events for its views, and its field dict
+    for the caller to fill in. A copy without ``__init__``, keyword packing or field checks
+    (``base.evolve``), as this runs on every move; callers set only existing fields."""
+    new = object.__new__(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields["last_events"] = events
+    return new, fields
 
 
-def _blocked(hands, left: int, right: int) -> bool:
-    """No tile in any hand fits either end (a plain loop: this runs after every tile played)."""
-    for hand in hands:
-        for t in hand:
-            if left in t or right in t:
-                return False
-    return True
-
-
-def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: str, **extra) -> JSON:
+def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: str) -> JSON:
     """Move up to ``due`` chips from payer to payee, never below zero (G-11)."""
     amount = min(due, stacks[payer])
     stacks[payer] -= amount
     stacks[payee] += amount
     return {"kind": kind, "payer": payer, "payee": payee, "amount": amount,
-            "shortfall": due - amount, **extra}
+            "shortfall": due - amount}
 
 
 def multiplier(last: tuple[int, int], ends: tuple[int, int]) -> str:
@@ -118,13 +150,17 @@ def dead_end_winner(hands, last_player: int) -> int:
     """G-8: lowest pips, fewest tiles, smallest tops, smallest bottoms, then turn order from the
     player who played the last tile (that player first)."""
     n = len(hands)
+    pips = [T.hand_pips(h) for h in hands]
+    tied = [seat for seat in range(n) if pips[seat] == min(pips)]
+    if len(tied) == 1:  # the usual case: skip the tie-breaks
+        return tied[0]
 
     def key(seat: int):
         hand = hands[seat]
-        return (T.hand_pips(hand), len(hand), sorted(t[0] for t in hand),
-                sorted(t[1] for t in hand), (seat - last_player) % n)
+        return (len(hand), sorted(t[0] for t in hand), sorted(t[1] for t in hand),
+                (seat - last_player) % n)
 
-    return min(range(n), key=key)
+    return min(tied, key=key)
 
 
 class Gaple(Ruleset):
@@ -138,13 +174,16 @@ class Gaple(Ruleset):
         self.check_seats(n_seats)
         check_known(options, self.OPTIONS)
         stake = opt_int(options, "stake", 10, 1, MAX_STAKE)
-        stacks = options.get("stacks", [100 * stake] * n_seats)
-        if (not isinstance(stacks, (list, tuple)) or len(stacks) != n_seats
+        stacks = options.get("stacks")
+        if stacks is None and "stacks" not in options:
+            stacks = [100 * stake] * n_seats  # valid by construction: nothing to check
+        elif (not isinstance(stacks, (list, tuple)) or len(stacks) != n_seats
                 or not all(type(s) is int and s >= 0 for s in stacks)):
             raise BadOptions("stacks", f"must be {n_seats} whole numbers of chips, none negative")
-        for seat, chips in enumerate(stacks):
-            if chips < stake:
-                raise BadOptions("stacks", f"seat {seat} has fewer chips than one stake (G-11)")
+        else:
+            for seat, chips in enumerate(stacks):
+                if chips < stake:
+                    raise BadOptions("stacks", f"seat {seat} has fewer chips than one stake (G-11)")
         previous = options.get("previous_winner")
         if previous is not None and (type(previous) is not int or not 0 <= previous < n_seats):
             raise BadOptions("previous_winner", f"must be a seat from 0 to {n_seats - 1} or null")
@@ -167,8 +206,14 @@ class Gaple(Ruleset):
             opener = opts["previous_winner"]
         else:
             opener = rng.randrange(n_seats)  # G-2
-        return State(options=opts, seed=seed, hands=dealt, undealt=rest, line=(), turn=opener,
-                     stacks=tuple(opts["stacks"]), payments=(), last_events=(), result=None)
+        # Built without the frozen dataclass __init__ (it sets each field through
+        # object.__setattr__; a round is only ~25 moves, so this shows): same fields as State().
+        masks = tuple([_mask(h) for h in dealt])
+        state = object.__new__(State)
+        state.__dict__.update(options=opts, seed=seed, hands=dealt, undealt=rest, line=(),
+                              turn=opener, stacks=tuple(opts["stacks"]), payments=(),
+                              last_events=(), result=None, masks=masks, held=sum(masks))
+        return state
 
     def to_act(self, state: State) -> int | None:
         return state.turn
@@ -176,24 +221,25 @@ class Gaple(Ruleset):
     def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
         if state.turn != seat:
             return ()
-        hand, line = state.hands[seat], state.line
+        line = state.line
         if not line:
-            return tuple([ON_LEFT[t] for t in hand])
-        left, right = line[0][0], line[-1][1]
-        plays = [ON_LEFT[t] for t in hand if left in t] + [ON_RIGHT[t] for t in hand if right in t]
-        return tuple(plays) if plays else (PASS,)  # G-5: pass only with nothing to play
+            return tuple([ON_LEFT[t] for t in state.hands[seat]])
+        hand, left, right = state.masks[seat], line[0][0], line[-1][1]
+        plays = FIT_LEFT[left][hand & SHOWING[left]] + FIT_RIGHT[right][hand & SHOWING[right]]
+        return plays or PASS_ONLY  # G-5: pass only with nothing to play
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
         """The same answer as ``action in legal_actions``, without listing them (hot path)."""
-        hand, line = state.hands[seat], state.line
-        ends = (line[0][0], line[-1][1]) if line else None
-        if action is PASS:
-            return ends is not None and not any(ends[0] in t or ends[1] in t for t in hand)
-        if action.tile not in hand:
+        hand, line = state.masks[seat], state.line
+        if isinstance(action, Pass):
+            return bool(line) and not hand & (SHOWING[line[0][0]] | SHOWING[line[-1][1]])
+        if not hand & BIT.get(action.tile, 0):
             return False
-        if ends is None:
+        if not line:
             return action.end == "left"
-        return ends[0 if action.end == "left" else 1] in action.tile
+        if action.end == "left":
+            return line[0][0] in action.tile
+        return action.end == "right" and line[-1][1] in action.tile
 
     def parse_action(self, raw: Any) -> Action:
         if action_kind(raw, ("play", "pass")) == "pass":
@@ -213,51 +259,90 @@ class Gaple(Ruleset):
             return "the first tile opens the line: send it with end 'left'"
         return f"{list(action.tile)} does not match the {action.end} end ({state.ends})"
 
+    def apply(self, state: State, seat: int, action: Action) -> Step:
+        """``Ruleset.apply`` with the turn and legality checks folded into the move code, as
+        this runs on every move. Whatever the fast path refuses goes through the generic path,
+        which raises the precise error."""
+        step = None
+        if seat == state.turn and seat is not None:
+            if type(action) is Play:
+                step = self._play(state, seat, action)
+            elif type(action) is Pass:
+                step = self._lewat(state, seat)
+        return step or super().apply(state, seat, action)
+
     def _apply(self, state: State, seat: int, action: Action) -> Step:
         if isinstance(action, Pass):
             return self._lewat(state, seat)
         return self._play(state, seat, action)
 
-    def _lewat(self, state: State, seat: int) -> Step:
-        """G-6: the passing player pays one stake to the previous player, at once."""
+    def _lewat(self, state: State, seat: int) -> Step | None:
+        """G-6: the passing player pays one stake to the previous player, at once.
+        None when passing is not legal (G-5: the seat can play, or nobody has opened)."""
+        line = state.line
+        if not line or state.masks[seat] & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):
+            return None
+        n = len(state.hands)
         stacks = list(state.stacks)
-        pay = _pay(stacks, seat, (seat - 1) % state.n, state.options["stake"], "lewat")
+        pay = _pay(stacks, seat, (seat - 1) % n, state.options["stake"], "lewat")
         events = ({"type": "passed", "seat": seat}, {"type": "lewat", **pay})
-        return _step(state, events, turn=(seat + 1) % state.n, stacks=tuple(stacks),
-                     payments=state.payments + (pay,))
+        new, fields = _successor(state, events)
+        fields["turn"], fields["stacks"] = (seat + 1) % n, tuple(stacks)
+        fields["payments"] = state.payments + (pay,)
+        return Step(new, events)
 
-    def _play(self, state: State, seat: int, action: Play) -> Step:
-        t, line = action.tile, state.line
-        ends = (line[0][0], line[-1][1]) if line else None
-        if ends is None:
+    def _play(self, state: State, seat: int, action: Play) -> Step | None:
+        """G-4, and G-7/G-8 when the tile ends the round. None when the play is not legal."""
+        t, end, line = action.tile, action.end, state.line
+        bit = BIT.get(t, 0)
+        if not state.masks[seat] & bit:
+            return None
+        a, b = t
+        ends = None
+        if not line:
+            if end != "left":
+                return None
             line = (t,)
-        elif action.end == "left":
-            line = ((T.other_end(t, ends[0]), ends[0]),) + line
-        else:
-            line = line + ((ends[1], T.other_end(t, ends[1])),)
-        hands = list(state.hands)
+        else:  # the new piece shows the tile's other number outwards
+            ends = left, right = line[0][0], line[-1][1]
+            if end == "left" and (a == left or b == left):
+                line = ((b, a) if a == left else t,) + line
+            elif end == "right" and (a == right or b == right):
+                line = line + ((t if a == right else (b, a)),)
+            else:
+                return None
+        hands, masks = list(state.hands), list(state.masks)
         hands[seat] = T.remove(hands[seat], t)
+        masks[seat] ^= bit
         hands = tuple(hands)
-        events = ({"type": "played", "seat": seat, "tile": list(t), "end": action.end},)
-        if not hands[seat]:  # G-7 going out
-            return self._settle(state, hands, line, seat, "out", multiplier(t, ends), events)
-        if _blocked(hands, line[0][0], line[-1][1]):  # G-8 Dead-End
+        events = ({"type": "played", "seat": seat, "tile": [a, b], "end": end},)
+        if not masks[seat]:  # G-7 going out
+            return self._settle(state, hands, masks, line, seat, "out", multiplier(t, ends),
+                                events)
+        held = state.held ^ bit
+        if not held & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):  # G-8 Dead-End
             winner = dead_end_winner(hands, seat)
-            return self._settle(state, hands, line, winner, "dead_end", "single", events)
-        return _step(state, events, line=line, hands=hands, turn=(seat + 1) % len(hands))
+            return self._settle(state, hands, masks, line, winner, "dead_end", "single", events)
+        new, fields = _successor(state, events)
+        fields["hands"], fields["masks"], fields["held"] = hands, tuple(masks), held
+        fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
+        return Step(new, events)
 
-    def _settle(self, state: State, hands, line, winner: int, ending: str, mult: str,
+    def _settle(self, state: State, hands, masks, line, winner: int, ending: str, mult: str,
                 events) -> Step:
         """G-10: every other player pays the winner, capped by their stack (G-11)."""
         opts, value = state.options, MULTIPLIERS[mult]
+        stake = opts["stake"] * value
+        bet = opts["field"] == "bet"
         stacks = list(state.stacks)
         payments = list(state.payments)
-        for seat in range(state.n):
+        for seat in range(len(hands)):
             if seat == winner:
                 continue
             left = T.hand_pips(hands[seat])
-            due = opts["stake"] * value * (left if opts["field"] == "bet" else 1)
-            payments.append(_pay(stacks, seat, winner, due, "settlement", pips=left))
+            pay = _pay(stacks, seat, winner, stake * left if bet else stake, "settlement")
+            pay["pips"] = left
+            payments.append(pay)
         result = {
             "winner": winner,
             "ending": ending,
@@ -266,9 +351,11 @@ class Gaple(Ruleset):
             "stacks": stacks,
             "hands": [T.hand_json(h) for h in hands],
         }
-        over = {"type": "round_over", **result}
-        return _step(state, (*events, over), hands=hands, line=line, turn=None,
-                     stacks=tuple(stacks), payments=tuple(payments), result=result)
+        events = (*events, {"type": "round_over", **result})
+        new, fields = _successor(state, events)
+        fields.update(hands=hands, masks=tuple(masks), held=sum(masks), line=line, turn=None,
+                      stacks=tuple(stacks), payments=tuple(payments), result=result)
+        return Step(new, events)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
