@@ -102,9 +102,16 @@ class State:
     held: int = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        masks = tuple([_mask(h) for h in self.hands])
+        """Derive the masks (``load`` and exact deals); refuse hands a mask cannot hold."""
+        try:
+            masks = tuple([_mask(h) for h in self.hands])
+        except KeyError as err:
+            raise ValueError(f"state.hands: {err.args[0]} is not a double-six tile") from None
+        held = sum(masks)
+        if held.bit_count() != sum(len(h) for h in self.hands):
+            raise ValueError("state.hands: a tile is held twice")
         object.__setattr__(self, "masks", masks)
-        object.__setattr__(self, "held", sum(masks))
+        object.__setattr__(self, "held", held)
 
     @property
     def n(self) -> int:
@@ -113,7 +120,6 @@ class State:
     @property
     def ends(self) -> tuple[int, int] | None:
         return (self.line[0][0], self.line[-1][1]) if self.line else None
-
 
 
 def _successor(state: State, events: tuple[JSON, ...]) -> tuple[State, dict[str, Any]]:
@@ -125,6 +131,10 @@ def _successor(state: State, events: tuple[JSON, ...]) -> tuple[State, dict[str,
     fields.update(state.__dict__)
     fields["last_events"] = events
     return new, fields
+
+
+# ``Step(state, events)`` without the named tuple's Python-level __new__ (one per move).
+_new_step = tuple.__new__
 
 
 def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: str) -> JSON:
@@ -151,7 +161,8 @@ def dead_end_winner(hands, last_player: int) -> int:
     player who played the last tile (that player first)."""
     n = len(hands)
     pips = [T.hand_pips(h) for h in hands]
-    tied = [seat for seat in range(n) if pips[seat] == min(pips)]
+    lowest = min(pips)
+    tied = [seat for seat in range(n) if pips[seat] == lowest]
     if len(tied) == 1:  # the usual case: skip the tie-breaks
         return tied[0]
 
@@ -289,7 +300,7 @@ class Gaple(Ruleset):
         new, fields = _successor(state, events)
         fields["turn"], fields["stacks"] = (seat + 1) % n, tuple(stacks)
         fields["payments"] = state.payments + (pay,)
-        return Step(new, events)
+        return _new_step(Step, (new, events))
 
     def _play(self, state: State, seat: int, action: Play) -> Step | None:
         """G-4, and G-7/G-8 when the tile ends the round. None when the play is not legal."""
@@ -323,10 +334,13 @@ class Gaple(Ruleset):
         if not held & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):  # G-8 Dead-End
             winner = dead_end_winner(hands, seat)
             return self._settle(state, hands, masks, line, winner, "dead_end", "single", events)
-        new, fields = _successor(state, events)
+        new = object.__new__(State)  # _successor inlined: most moves are plays
+        fields = new.__dict__
+        fields.update(state.__dict__)
         fields["hands"], fields["masks"], fields["held"] = hands, tuple(masks), held
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
-        return Step(new, events)
+        fields["last_events"] = events
+        return _new_step(Step, (new, events))
 
     def _settle(self, state: State, hands, masks, line, winner: int, ending: str, mult: str,
                 events) -> Step:
