@@ -346,7 +346,7 @@ class Gaple(Ruleset):
                 events) -> Step:
         """G-10: every other player pays the winner, capped by their stack (G-11)."""
         opts, value = state.options, MULTIPLIERS[mult]
-        stake = opts["stake"] * value
+        unit = opts["stake"] * value  # per loser; times their pips on a bet table
         bet = opts["field"] == "bet"
         stacks = list(state.stacks)
         payments = list(state.payments)
@@ -354,7 +354,7 @@ class Gaple(Ruleset):
             if seat == winner:
                 continue
             left = T.hand_pips(hands[seat])
-            pay = _pay(stacks, seat, winner, stake * left if bet else stake, "settlement")
+            pay = _pay(stacks, seat, winner, unit * left if bet else unit, "settlement")
             pay["pips"] = left
             payments.append(pay)
         result = {
