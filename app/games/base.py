@@ -160,6 +160,17 @@ class Ruleset:
         return [a.to_json() for a in self.legal_actions(state, seat)]
 
 
+def hidden_from(seat: int | None, hands, pile, *, hands_shown: bool = False) -> set:
+    """The usual ``hidden_tiles``: the face-down pile (boneyard, undealt tiles) always, and every
+    hand but the viewer's own until the game shows the hands."""
+    hidden = set(pile)
+    if not hands_shown:
+        for other, hand in enumerate(hands):
+            if other != seat:
+                hidden.update(hand)
+    return hidden
+
+
 def evolve(state, **changes):
     """``dataclasses.replace`` for the hot path: a copy of a frozen state with some fields
     changed, without re-running ``__init__`` (a quarter of a move's cost otherwise)."""

@@ -48,6 +48,7 @@ from .base import (
     action_kind,
     check_known,
     evolve,
+    hidden_from,
     opt_bool,
     opt_int,
 )
@@ -414,12 +415,8 @@ class Cross(Ruleset):
         return board + [t for h in state.hands for t in h] + list(state.boneyard)
 
     def hidden_tiles(self, state: State, seat: int | None) -> set[Tile]:
-        hidden = set(state.boneyard)  # never shown, not even after the match
-        if state.result is None:
-            for s, hand in enumerate(state.hands):
-                if s != seat:
-                    hidden.update(hand)
-        return hidden
+        # the boneyard is never shown, not even after the match
+        return hidden_from(seat, state.hands, state.boneyard, hands_shown=state.result is not None)
 
     def match_stats(self, state: State) -> JSON:
         """Per-match figures for ``python -m app simulate``."""

@@ -26,6 +26,7 @@ from .base import (
     action_fields,
     action_kind,
     check_known,
+    hidden_from,
     opt_choice,
     opt_int,
 )
@@ -405,13 +406,8 @@ class Gaple(Ruleset):
             state.undealt)
 
     def hidden_tiles(self, state: State, seat: int | None) -> set[tuple[int, int]]:
-        if state.result is not None:
-            return set(state.undealt)  # G-1: undealt tiles stay hidden even after the round
-        hidden = set(state.undealt)
-        for s, hand in enumerate(state.hands):
-            if s != seat:
-                hidden.update(hand)
-        return hidden
+        # G-1: undealt tiles stay hidden even after the round; the hands are shown then
+        return hidden_from(seat, state.hands, state.undealt, hands_shown=state.result is not None)
 
     def match_stats(self, state: State) -> JSON:
         """Per-round figures for ``python -m app simulate``."""

@@ -15,6 +15,7 @@ from ..base import (
     action_fields,
     action_kind,
     check_known,
+    hidden_from,
     opt_bool,
     opt_choice,
     opt_int,
@@ -156,12 +157,7 @@ class MexicanTrain(Ruleset):
 
     def hidden_tiles(self, state: State, seat: int | None) -> set[tuple[int, int]]:
         """Other hands and the boneyard; once the match is over the final hands are shown."""
-        hidden = set(state.boneyard)
-        if state.result is None:
-            for s, hand in enumerate(state.hands):
-                if s != seat:
-                    hidden.update(hand)
-        return hidden
+        return hidden_from(seat, state.hands, state.boneyard, hands_shown=state.result is not None)
 
     def match_stats(self, state: State) -> JSON:
         log = state.rounds_log
