@@ -51,14 +51,17 @@ def load_rows(tables: int, seconds: float) -> list[tuple[str, str, str]]:
         ("", "CPU % of a core: server / generator / redis",
          f"{r['server_cpu_pct']} / {r['generator_cpu_pct']} / {r['redis_cpu_pct']}"),
         ("", "acts by Redis round trips: 1 / 2 / more",
-         "{1} / {2} / {more_than_2}".format(**red["server_round_trips_per_action"])
-         if red["server_round_trips_per_action"] else "-"),
+         _trips(red["server_round_trips_per_action"])),
         ("", "client commands per CAS (reads + CAS)", str(trips.get("move_path_per_cas"))),
         ("", "Redis commands per action (all)", str(red["commands_per_action"])),
         ("", "outbox max lag s (drained after stop)",
          f"{r['outbox']['lag_max_s']} ({r['outbox']['drained']})"),
         ("", "machine busy % (both cores, shared)", str(r["machine_busy_pct"])),
     ]
+
+
+def _trips(h: dict | None) -> str:
+    return f"{h['1']} / {h['2']} / {h['more_than_2']}" if h else "-"
 
 
 def connection_rows(players: int) -> list[tuple[str, str, str]]:
