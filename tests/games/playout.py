@@ -7,14 +7,18 @@
   seat is refused with NotYourTurn (and changes nothing: states are immutable);
 - ``load(dump(s)) == s`` through real JSON text;
 - no view (each seat and a spectator) and no public event shows a tile its audience may not see.
-``replay`` re-applies a log from the same seed, for the determinism check.
+Long sweeps may run the full ``check_state`` only every ``check_every``-th step (tiles conserved
+and the match not over are still checked at every step) and the refusals every
+``refuse_every``-th; ``illegal`` tries a wrong action of the acting seat and ``extra`` adds a
+game's own checks to every step. ``replay`` re-applies a log from the same seed, for the
+determinism check.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -69,34 +73,73 @@ def check_events(rs, step) -> None:
     the round-end events themselves may reveal the finished round's hands."""
     events = list(step.events)
     assert all(isinstance(e.get("type"), str) for e in events)
-    ends = [i for i, e in enumerate(events) if e["type"] in ROUND_END_EVENTS]
     public_hidden = rs.hidden_tiles(step.state, None)
-    for event in events[ends[-1] + 1:] if ends else events:
+    for event in events[round_end_cut(events):]:
         assert_no_leak(event, public_hidden, f"event {event['type']}")
 
 
-def playout(rs, options: dict, n_seats: int, seed: int, max_steps: int = 100_000):
-    """Random legal play from ``seed`` to the end; returns (final state, [(seat, action json)])."""
+def round_end_cut(events) -> int:
+    """Index of the first event after the last round end (0 when no round ended)."""
+    return max((i for i, e in enumerate(events) if e["type"] in ROUND_END_EVENTS), default=-1) + 1
+
+
+def check_old_round_events(step, action) -> None:
+    """For games that deal the next round in the step that ends one: the events before the
+    round end may name only the tile just played (the round-end events may reveal hands), and
+    no draw event names its tile."""
+    played = {action.tile} if action.kind == "play" else set()
+    for event in step.events[:round_end_cut(step.events)]:
+        if event["type"] not in ROUND_END_EVENTS:
+            assert set(tiles_in(event)) <= played, f"event {event} names a hidden tile"
+    for event in step.events:
+        assert event["type"] != "drew" or "tile" not in event, f"{event} names the drawn tile"
+
+
+def playout(rs, options: dict, n_seats: int, seed: int, max_steps: int = 100_000, *,
+            full_set: list | None = None, check_every: int = 1, refuse_every: int = 1,
+            illegal: Callable[[Any, random.Random], Any] | None = None,
+            extra: Callable[[Any, list, Any, Any], None] | None = None):
+    """Random legal play from ``seed`` to the end; returns (final state, [(seat, action json)]).
+
+    ``full_set``: the game's whole set, sorted (default: ``all_tiles`` of the first state).
+    ``check_every``: run the full ``check_state`` on every such step (and on the final state);
+    the others check only that tiles are conserved and the match is not over.
+    ``refuse_every``: on every such step the other seat gets NotYourTurn, a malformed action
+    IllegalAction, and ``illegal(state, rng)``'s action (if not None) is refused for the acting
+    seat; it draws from the playout's rng, before the move is chosen.
+    ``extra(state, legal, action, step)``: a game's own checks of each step (state before it).
+    """
     rng = random.Random(seed)
     state = rs.new_state(options, n_seats, seed)
-    full_set = sorted(rs.all_tiles(state))
+    full_set = full_set or sorted(rs.all_tiles(state))
     log: list[tuple[int, dict]] = []
-    for _ in range(max_steps):
-        check_state(rs, state, n_seats, full_set)
+    for step_no in range(max_steps):
         seat = rs.to_act(state)
+        if seat is None or step_no % check_every == 0:
+            check_state(rs, state, n_seats, full_set)
+        else:
+            assert sorted(rs.all_tiles(state)) == full_set, "tiles not conserved"
+            assert rs.outcome(state) is None
         if seat is None:
             with pytest.raises(GameOver):
                 rs.apply(state, 0, rs.parse_action({"kind": "pass"}))
             return state, log
         legal = rs.legal_actions(state, seat)
         assert legal, "the seat to act has no legal action"
-        with pytest.raises(NotYourTurn):
-            rs.apply(state, (seat + 1) % n_seats, legal[0])
-        with pytest.raises(IllegalAction):
-            rs.parse_action({"kind": "no-such-move"})
+        if step_no % refuse_every == 0:
+            with pytest.raises(NotYourTurn):
+                rs.apply(state, (seat + 1) % n_seats, legal[0])
+            with pytest.raises(IllegalAction):
+                rs.parse_action({"kind": "no-such-move"})
+            wrong = illegal(state, rng) if illegal else None
+            if wrong is not None:
+                with pytest.raises(IllegalAction):
+                    rs.apply(state, seat, wrong)
         action = rng.choice(legal)
         step = rs.apply(state, seat, action)
         check_events(rs, step)
+        if extra:
+            extra(state, legal, action, step)
         log.append((seat, action.to_json()))
         state = step.state
     raise AssertionError(f"no end after {max_steps} steps")

@@ -1,14 +1,13 @@
 """Seeded random Domino Cross matches, 2,000 for each of 2, 3 and 4 players, keeping the shared
 harness's invariants and Cross's own, plus bot matches and the bot's edge over random play.
 
-As in the Mexican Train playouts, a step that ends a round also deals the next one, so the events
-up to ``round_over`` belong to the old round (they may name only the tile just played) and the
-deal's events are checked against the new round. The full ``check_state`` (every seat's view
-scanned for hidden tiles, JSON round trip, legal JSON) and the scan of the step's events run on
-every step of every
-``FULL_MATCH_EVERY``-th match and on every ``FULL_STEP_EVERY``-th step of the others; the cheap
-checks (tiles conserved, legal actions, events name no tile but the one played) run on every
-step. Half the matches use ``draw_until_playable``.
+The shared ``playout`` runs the loop. A step that ends a round also deals the next one, so the
+events up to ``round_over`` belong to the old round (they may name only the tile just played,
+and ``round_over`` is recomputed) and the deal's events are checked against the new round. The
+full ``check_state`` (every seat's view scanned for hidden tiles, JSON round trip, legal JSON)
+runs on every step of every ``FULL_MATCH_EVERY``-th match and on every ``FULL_STEP_EVERY``-th
+step of the others; the cheap checks (tiles conserved, legal actions, the step's public events)
+run on every step, refusals on every 7th. Half the matches use ``draw_until_playable``.
 """
 
 import random
@@ -19,10 +18,9 @@ from app.games import tiles as T
 from app.games.bots import cross as bot
 from app.games.bots import random_legal
 from app.games.cross import KEEP_IN_BONEYARD, hand_size, round_points
-from app.games.errors import GameOver, IllegalAction, NotYourTurn
 from app.games.registry import get_ruleset
 
-from .playout import ROUND_END_EVENTS, assert_no_leak, check_state, replay, tiles_in
+from .playout import check_old_round_events, playout, replay, round_end_cut
 
 RS = get_ruleset("cross")
 FULL_SET = sorted(T.DOUBLE_SIX)
@@ -75,59 +73,31 @@ def check_round_over(event, n: int) -> None:
     assert (event["winner"], event["points"]) == round_points(hands, event["ending"], out)
 
 
+def check_step(state, legal, action, step) -> None:
+    """Cross's own checks of one step: boneyard floor, C-5/C-6/C-7 choices, C-9 scoring,
+    what the events name, and the next round's deal."""
+    n = state.n
+    assert len(state.boneyard) >= KEEP_IN_BONEYARD
+    check_legal(state, legal)
+    check_old_round_events(step, action)
+    cut = round_end_cut(step.events)
+    for event in step.events[:cut]:
+        if event["type"] == "round_over":
+            check_round_over(event, n)
+    if not cut and action.kind == "play":  # a plain move names no tile but the one it plays
+        assert step.events[0]["tile"] == list(action.tile) and len(step.events) == 1
+    new = step.state
+    if new.round_no != state.round_no:  # C-10 next round, C-1 deal, C-2 opener
+        assert new.round_no == state.round_no + 1
+        assert "round_started" in [e["type"] for e in step.events]
+        assert [len(h) for h in new.hands] == [hand_size(n)] * n
+        assert new.spinner is None and new.turn == new.opener
+
+
 def checked_match(seed: int, n: int, options: dict):
-    rng = random.Random(seed)
-    state = RS.new_state(options, n, seed)
-    log = []
-    full_match = seed % FULL_MATCH_EVERY == 0
-    for step_no in range(100_000):
-        seat = state.turn
-        if seat is None or full_match or step_no % FULL_STEP_EVERY == 0:
-            check_state(RS, state, n, FULL_SET)
-        else:
-            assert sorted(RS.all_tiles(state)) == FULL_SET, "tiles not conserved"
-            assert state.result is None
-        if seat is None:
-            with pytest.raises(GameOver):
-                RS.apply(state, 0, RS.parse_action({"kind": "pass"}))
-            return state, log
-        assert len(state.boneyard) >= KEEP_IN_BONEYARD
-        legal = RS.legal_actions(state, seat)
-        assert legal, "the seat to act has no legal action"
-        check_legal(state, legal)
-        if step_no % 7 == 0:
-            with pytest.raises(NotYourTurn):
-                RS.apply(state, (seat + 1) % n, legal[0])
-            wrong = random_illegal(state, rng)
-            if wrong is not None:
-                with pytest.raises(IllegalAction):
-                    RS.apply(state, seat, wrong)
-        action = rng.choice(legal)
-        step = RS.apply(state, seat, action)
-        types = [e["type"] for e in step.events]
-        cut = max((i for i, t in enumerate(types) if t in ROUND_END_EVENTS), default=-1) + 1
-        played = {action.tile} if action.kind == "play" else set()
-        for event in step.events[:cut]:
-            if event["type"] == "round_over":
-                check_round_over(event, n)
-            elif event["type"] != "match_over":
-                assert set(tiles_in(event)) <= played, f"event {event} names a hidden tile"
-        for event in step.events:
-            assert event["type"] != "drew" or "tile" not in event
-        if cut or full_match or step_no % FULL_STEP_EVERY == 0:
-            public_hidden = RS.hidden_tiles(step.state, None)
-            for event in step.events[cut:]:
-                assert_no_leak(event, public_hidden, f"event {event['type']}")
-        elif action.kind == "play":  # a plain move names no tile but the one it plays
-            assert step.events[0]["tile"] == list(action.tile) and len(step.events) == 1
-        log.append((seat, action.to_json()))
-        new = step.state
-        if new.round_no != state.round_no:  # C-10 next round, C-1 deal, C-2 opener
-            assert new.round_no == state.round_no + 1 and "round_started" in types
-            assert [len(h) for h in new.hands] == [hand_size(n)] * n
-            assert new.spinner is None and new.turn == new.opener
-        state = new
-    raise AssertionError("no end after 100000 steps")
+    every = 1 if seed % FULL_MATCH_EVERY == 0 else FULL_STEP_EVERY
+    return playout(RS, options, n, seed, full_set=FULL_SET, check_every=every, refuse_every=7,
+                   illegal=random_illegal, extra=check_step)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -1,11 +1,11 @@
 """Seeded random Mexican Train matches (2-8 players, a few rounds each) keeping every invariant
 of the shared harness, plus bot matches and the bot's edge over random players.
 
-The shared ``playout`` checks a step's events against the state after the step; here a step that
-ends a round also deals the next one, so the events up to ``round_over`` belong to the old round
-and are checked against it (they may name only the tile just played), the deal's events against
-the new round. The full ``check_state`` (views of every seat, JSON round trip, legal JSON) runs
-on every ``full_every(n)``-th step and around every round change, cheap checks on every step.
+The shared ``playout`` runs the loop and checks the deal's events against the new round; a step
+that ends a round also deals the next one, so the events up to ``round_over`` belong to the old
+round (they may name only the tile just played). The full ``check_state`` (views of every seat,
+JSON round trip, legal JSON) runs on every ``full_every(n)``-th step and around every round
+change, cheap checks on every step, refusals on every 7th.
 """
 
 import random
@@ -15,10 +15,9 @@ import pytest
 from app.games import tiles as T
 from app.games.bots import mexican_train as bot
 from app.games.bots import random_legal
-from app.games.errors import GameOver, IllegalAction, NotYourTurn
 from app.games.registry import get_ruleset
 
-from .playout import ROUND_END_EVENTS, assert_no_leak, check_state, replay, tiles_in
+from .playout import check_old_round_events, check_state, playout, replay
 
 RS = get_ruleset("mexican_train")
 FULL_SET = sorted(T.DOUBLE_TWELVE)
@@ -50,49 +49,17 @@ def random_illegal(state, rng: random.Random):
     return None
 
 
+def check_step(state, legal, action, step) -> None:
+    """What the old round's events name; the full check on the new round after a round change."""
+    check_old_round_events(step, action)
+    if step.state.round_no != state.round_no:
+        assert step.state.round_no == state.round_no + 1
+        check_state(RS, step.state, state.n, FULL_SET)
+
+
 def checked_match(seed: int, n: int, options: dict):
-    rng = random.Random(seed)
-    state = RS.new_state(options, n, seed)
-    log = []
-    every = full_every(n)
-    for step_no in range(100_000):
-        seat = state.turn
-        if seat is None or step_no % every == 0:
-            check_state(RS, state, n, FULL_SET)
-        else:
-            assert sorted(RS.all_tiles(state)) == FULL_SET, "tiles not conserved"
-            assert RS.outcome(state) is None
-        if seat is None:
-            with pytest.raises(GameOver):
-                RS.apply(state, 0, RS.parse_action({"kind": "pass"}))
-            return state, log
-        legal = RS.legal_actions(state, seat)
-        assert legal, "the seat to act has no legal action"
-        if step_no % 7 == 0:
-            with pytest.raises(NotYourTurn):
-                RS.apply(state, (seat + 1) % n, legal[0])
-            wrong = random_illegal(state, rng)
-            if wrong is not None:
-                with pytest.raises(IllegalAction):
-                    RS.apply(state, seat, wrong)
-        action = rng.choice(legal)
-        step = RS.apply(state, seat, action)
-        types = [e["type"] for e in step.events]
-        cut = max((i for i, t in enumerate(types) if t in ROUND_END_EVENTS), default=-1) + 1
-        played = {action.tile} if action.kind == "play" else set()
-        for event in step.events[:cut]:
-            if event["type"] not in ROUND_END_EVENTS:
-                assert set(tiles_in(event)) <= played, f"event {event} names a hidden tile"
-        public_hidden = RS.hidden_tiles(step.state, None)
-        for event in step.events[cut:]:
-            assert "tile" not in event or event["type"] != "drew"
-            assert_no_leak(event, public_hidden, f"event {event['type']}")
-        log.append((seat, action.to_json()))
-        if step.state.round_no != state.round_no:
-            assert step.state.round_no == state.round_no + 1
-            check_state(RS, step.state, n, FULL_SET)
-        state = step.state
-    raise AssertionError("no end after 100000 steps")
+    return playout(RS, options, n, seed, full_set=FULL_SET, check_every=full_every(n),
+                   refuse_every=7, illegal=random_illegal, extra=check_step)
 
 
 @pytest.mark.parametrize("n", range(2, 9))
