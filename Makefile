@@ -22,8 +22,10 @@ test: $(STAMP)
 simulate: $(STAMP)
 	$(PY) -m app simulate --game gaple --players 4 --rounds 1000
 
+# A short run of every benchmark in one table (engine, load, idle connections); the full-size
+# commands are in bench/README.md. Gaple against the dominoes package: bench/engine.py --vs-dominoes
 bench: $(STAMP)
-	$(PY) bench/engine.py --seconds 2 --vs-dominoes
+	$(PY) bench/suite.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
