@@ -21,15 +21,22 @@ finds streams through the live-tables registry (``<prefix>tables:live``), rememb
 that just closed are still read, also after a restart), and at start and every minute SCANs for
 ``<prefix>t:*:outbox`` as a backstop. The stream of a closed table (or one whose keys expired)
 is deleted once it is empty (under WATCH, so an entry added meanwhile is never lost).
-For each entry it opens a database transaction, writes
-the entry (``results.apply_entry``: idempotent by the entry's key), commits, and only then XACKs
-and XDELs it. A consumer that dies between reading and committing, or between committing and
-acknowledging, leaves the entry pending; after ``min_idle_ms`` any consumer takes it over with
-XAUTOCLAIM and writes it again, which changes nothing if it was committed. So every movement
-reaches the database exactly once. While the database is down the entries stay in Redis
-(pending or unread) and the consumer retries with backoff; play is not affected. An entry that
-can never be written (malformed, or failing ``max_attempts`` times for a reason other than the
-database being unreachable) is moved to ``<prefix>outbox:dead`` with the error, for an operator.
+The entries of one read (one XREADGROUP or XAUTOCLAIM reply) are written in ONE database
+transaction (``results.apply_entry`` for each, in stream order), committed, and only then
+XACKed and XDELed together. A consumer that dies between reading and committing, or between
+committing and acknowledging, leaves the entries pending; after ``min_idle_ms`` any consumer
+takes them over with XAUTOCLAIM and writes them again, which changes nothing where they were
+committed. Duplicates need no look-up up front: every writer is idempotent by the entry's key
+inside the transaction (ledger rows ``ON CONFLICT DO NOTHING``, round / match records claimed
+by ``UPDATE ... WHERE <not yet written>``), so an entry written before (or twice in one batch)
+just reports "not written" and the batch goes on. Any other error rolls the batch back and it
+is written again one entry per transaction, so a bad entry is found and dead-lettered while the
+others are written (a database outage is not retried one by one: it is raised at once).
+So every movement reaches the database exactly once. While the database is down the entries
+stay in Redis (pending or unread) and the consumer retries with backoff; play is not affected.
+An entry that can never be written (malformed, or failing ``max_attempts`` times for a reason
+other than the database being unreachable) is moved to ``<prefix>outbox:dead`` with the error,
+for an operator.
 
 Multi-stream XREADGROUP needs all streams in one slot, so on Redis Cluster a consumer reads
 stream by stream (``per_stream=True``).
@@ -191,10 +198,9 @@ class OutboxConsumer:
                                                 start_id=start, count=self.count)
             start, entries = _s(reply[0]), reply[1]
             for entry_id, fields in entries:
-                if fields:  # None: deleted while pending
-                    done += await self._handle(key, entry_id, fields)
-                else:
+                if not fields:  # deleted while pending
                     await self.redis.xack(key, self.group, entry_id)
+            done += await self._settle([(key, i, f) for i, f in entries if f])
             if start == "0-0":
                 return done
 
@@ -204,52 +210,98 @@ class OutboxConsumer:
         for some in groups:
             reply = await self.redis.xreadgroup(self.group, self.name, {k: start for k in some},
                                                 count=self.count, block=block)
-            for key, entries in reply or ():
-                for entry_id, fields in entries:
-                    if fields:
-                        done += await self._handle(_s(key), entry_id, fields)
+            done += await self._settle([(_s(key), entry_id, fields)
+                                        for key, entries in reply or ()
+                                        for entry_id, fields in entries if fields])
         return done
 
-    async def _handle(self, key: str, entry_id, fields: dict) -> int:
-        raw = fields.get(FIELD, fields.get(FIELD.encode()))
+    async def _settle(self, batch: list[tuple[str, object, dict]]) -> int:
+        """Write one read's entries ``(stream, id, fields)`` in one transaction, then ack them;
+        on an error other than an outage, write them one by one instead."""
+        good = []
+        for key, entry_id, fields in batch:
+            raw = fields.get(FIELD, fields.get(FIELD.encode()))
+            entry = await self._parse(key, entry_id, raw)
+            if entry is not None:
+                good.append((key, entry_id, raw, entry))
+        if len(good) > 1:
+            try:
+                written = await self._write([entry for *_, entry in good])
+            except DatabaseUnavailable:
+                raise
+            except Exception as err:  # noqa: BLE001 - one bad entry: find it one by one
+                log.info("outbox: batch of %d failed (%r); writing one by one", len(good), err)
+            else:
+                for (*_, entry), w in zip(good, written, strict=True):
+                    self._written(entry, w)
+                await self._ack([(key, entry_id) for key, entry_id, *_ in good])
+                return len(batch)
+        for key, entry_id, raw, entry in good:
+            await self._handle(key, entry_id, raw, entry)
+        return len(batch)
+
+    async def _parse(self, key: str, entry_id, raw) -> dict | None:
+        """The entry as a dict, or None when it was malformed (and is now a dead letter)."""
         try:
             entry = orjson.loads(raw)
         except (orjson.JSONDecodeError, TypeError) as err:
             await self._bury(key, entry_id, raw, f"not JSON: {err}")
-            return 1
+            return None
         if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
             await self._bury(key, entry_id, raw, "not an object with a string key")
-            return 1
+            return None
         if self.fault:
             self.fault("read", entry)
+        return entry
+
+    async def _write(self, entries: list[dict]) -> list[bool]:
+        """Apply the entries in one transaction; per entry, False when it was written before."""
         try:
             async with self.sessions.begin() as session:
-                written = await results.apply_entry(session, entry)
-                if self.fault:
-                    self.fault("write", entry)  # written, not yet committed
+                written = []
+                for entry in entries:
+                    written.append(await results.apply_entry(session, entry))
+                    if self.fault:
+                        self.fault("write", entry)  # written, not yet committed
         except TRANSIENT as err:
             raise DatabaseUnavailable(f"database unavailable: {err}") from err
-        except Exception as err:  # noqa: BLE001 - counted, then dead-lettered
-            tries = self.attempts.get(entry["key"], 0) + 1
-            if tries >= self.max_attempts or isinstance(err, results.BadEntry):
-                await self._bury(key, entry_id, raw, repr(err))
-                return 1
-            self.attempts[entry["key"]] = tries
-            raise
         if self.fault:
-            self.fault("commit", entry)
+            for entry in entries:
+                self.fault("commit", entry)  # committed, not acknowledged
+        return written
+
+    def _written(self, entry: dict, written: bool) -> None:
         self.attempts.pop(entry["key"], None)
         if written:
             self.applied += 1
         else:
             self.duplicates += 1
-        await self._ack(key, entry_id)
-        return 1
 
-    async def _ack(self, key: str, entry_id) -> None:
+    async def _handle(self, key: str, entry_id, raw, entry: dict) -> None:
+        """One entry in a transaction of its own; dead-lettered when it can never be written."""
+        try:
+            [written] = await self._write([entry])
+        except DatabaseUnavailable:
+            raise
+        except Exception as err:  # noqa: BLE001 - counted, then dead-lettered
+            tries = self.attempts.get(entry["key"], 0) + 1
+            if tries >= self.max_attempts or isinstance(err, results.BadEntry):
+                await self._bury(key, entry_id, raw, repr(err))
+                return
+            self.attempts[entry["key"]] = tries
+            raise
+        self._written(entry, written)
+        await self._ack([(key, entry_id)])
+
+    async def _ack(self, done: list[tuple[str, object]]) -> None:
+        """XACK and XDEL written entries, all in one MULTI (their streams share one slot)."""
+        by_stream: dict[str, list] = {}
+        for key, entry_id in done:
+            by_stream.setdefault(key, []).append(entry_id)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xack(key, self.group, entry_id)
-            pipe.xdel(key, entry_id)
+            for key, ids in by_stream.items():
+                pipe.xack(key, self.group, *ids)
+                pipe.xdel(key, *ids)
             await pipe.execute()
 
     async def _bury(self, key: str, entry_id, raw, error: str) -> None:
@@ -258,7 +310,7 @@ class OutboxConsumer:
         await self.redis.xadd(f"{self.prefix}outbox:dead",
                               {"stream": key, "id": _s(entry_id), FIELD: raw or "",
                                "error": error[:500]})
-        await self._ack(key, entry_id)
+        await self._ack([(key, entry_id)])
 
     async def backlog(self) -> int:
         """Entries not yet written to the database (acknowledged entries are deleted)."""

@@ -7,12 +7,13 @@ import os
 import subprocess
 import sys
 
+import orjson
 import pytest
 from sqlalchemy import func, select
 
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
 from app.db.session import make_engine, make_sessionmaker
-from app.services import money
+from app.services import money, results
 from app.store.outbox import GROUP, DatabaseUnavailable, OutboxConsumer
 from tests.db import fixtures
 from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
@@ -81,12 +82,13 @@ async def test_consumer_killed_before_commit_or_before_ack_loses_and_doubles_not
             await dying.run_once(block_ms=1)
     pending = await redis.xpending(table.stream, GROUP)
     assert pending["pending"] >= 1 and pending["consumers"][0]["name"] in ("dying", b"dying")
+    batch = pending["pending"]  # the batch it was writing: all read in one XREADGROUP
     # the survivor takes the dead consumer's entries over once they are idle long enough
     survivor = OutboxConsumer(redis, sessions, prefix=prefix, name="survivor", min_idle_ms=1)
     await drain(survivor)
     assert (await redis.xpending(table.stream, GROUP))["pending"] == 0
     assert await counts(sessions) == expected
-    assert survivor.duplicates == (1 if stage == "commit" else 0)
+    assert survivor.duplicates == (batch if stage == "commit" else 0)  # one transaction
     assert (await money.audit(sessions))["ok"]
 
 
@@ -169,13 +171,14 @@ async def test_a_process_killed_before_commit_or_before_ack(redis, engine, sessi
                           cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert done.returncode == 9, done.stderr
     after_crash = await counts(sessions)
-    # "commit": the first entry was committed and never acknowledged; "write": rolled back
+    # "commit": the batch was committed and never acknowledged; "write": rolled back
     assert (after_crash["ledger_txn"] > before["ledger_txn"]) == (when == "commit")
     # the whole batch it had read stays pending to the dead consumer
-    assert (await redis.xpending(table.stream, GROUP))["pending"] == await redis.xlen(table.stream)
+    batch = await redis.xlen(table.stream)
+    assert (await redis.xpending(table.stream, GROUP))["pending"] == batch
     survivor = OutboxConsumer(redis, sessions, prefix=prefix, min_idle_ms=1)
     await drain(survivor)
-    assert survivor.duplicates == (when == "commit")
+    assert survivor.duplicates == (batch if when == "commit" else 0)
     assert (await counts(sessions))["match"] == 1
     assert (await money.audit(sessions))["ok"]
 
@@ -194,6 +197,46 @@ async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(
                                          '{"kind": "mystery", "key": "k2"}']
     assert "lacks" in dead[1][1]["error"] and "unknown outbox entry kind" in dead[2][1]["error"]
     assert (await counts(sessions))["match"] == 1  # the good entries behind them were written
+
+
+async def test_a_batch_with_an_entry_written_before_and_a_malformed_one_writes_the_rest_once(
+        redis, sessions, prefix, tmp_path):
+    expected = await reference_counts(redis, sessions, tmp_path, prefix)
+    table = await new_table(redis, sessions, prefix)
+    await table.play_round(SEEDS[0], "bet")
+    bad = '{"kind": "round", "key": "round:x:1:1", "table": "x"}'  # JSON, but fields missing
+    await redis.xadd(table.stream, {"e": bad})
+    for seed in SEEDS[1:]:
+        await table.play_round(seed, "bet")
+    entries = [fields["e"] for _, fields in await redis.xrange(table.stream)]
+    async with sessions.begin() as s:  # committed before, never acknowledged (a crash)
+        assert await results.apply_entry(s, orjson.loads(entries[1]))
+    consumer = OutboxConsumer(redis, sessions, prefix=prefix, count=1000)
+    batches = []
+    write = consumer._write
+    consumer._write = lambda es: batches.append(len(es)) or write(es)
+    await consumer.run_once(block_ms=1)  # one read: the batch fails, then one by one
+    assert await redis.xlen(table.stream) == 0
+    assert batches == [len(entries)] + [1] * len(entries)
+    assert [d[1]["e"] for d in await redis.xrange(f"{prefix}outbox:dead")] == [bad]
+    assert consumer.duplicates == 1 and consumer.applied == len(entries) - 2
+    assert await counts(sessions) == expected
+    assert (await money.audit(sessions))["ok"]
+
+
+async def test_good_entries_of_many_streams_are_written_in_one_transaction(
+        redis, sessions, prefix):
+    tables = [await new_table(redis, sessions, prefix) for _ in range(3)]
+    for table in tables:
+        await table.play_round(SEEDS[0], "normal")
+    n = sum([await redis.xlen(t.stream) for t in tables])
+    consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+    batches = []
+    write = consumer._write
+    consumer._write = lambda es: batches.append(len(es)) or write(es)
+    await consumer.run_once(block_ms=1)
+    assert batches == [n] and consumer.applied == n and await consumer.backlog() == 0
+    assert (await counts(sessions))["match"] == 3
 
 
 async def test_a_table_that_closed_before_its_entries_were_read_is_still_written(
