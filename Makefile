@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run test system-deps bench simulate clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m app serve
 
-test: $(STAMP)
+# Debian's Chromium (browser tests; never a downloaded browser) and docker-compose (validates the
+# compose file, no engine needed), installed with apt when missing (root, as on our machines).
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium chromium-driver"; \
+	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
+	if [ -n "$$missing" ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+test: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
 	$(PY) -m pytest -q
 
