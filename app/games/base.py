@@ -154,6 +154,13 @@ class Ruleset:
         """Rebuild a state from ``dump``; ValueError when the data is not a valid state."""
         return codec.load(self.state_type, dict(data))
 
+    def view_header(self, state, seat: int | None) -> JSON:
+        """The keys every view starts with (``game``, ``seat``, ``to_act``, ``legal``, ``over``),
+        so clients and bots can treat all games alike."""
+        to_act = self.to_act(state)
+        return {"game": self.name, "seat": seat, "to_act": to_act,
+                "legal": self.legal_json(state, seat), "over": to_act is None}
+
     def legal_json(self, state, seat: int | None) -> list[JSON]:
         if seat is None or self.to_act(state) != seat:
             return []

@@ -384,11 +384,7 @@ class Cross(Ruleset):
             arms[ARMS[a]] = {"tiles": [list(p) for p in arm], "end": end, "open": a in ends}
         own = seat is not None and seat == state.turn and state.drawn is not None
         return {
-            "game": self.name,
-            "seat": seat,
-            "to_act": state.turn,
-            "legal": self.legal_json(state, seat),
-            "over": state.result is not None,
+            **self.view_header(state, seat),
             "round": state.round_no,
             "target": state.options["target"],
             "draw_until_playable": state.options["draw_until_playable"],

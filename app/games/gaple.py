@@ -385,11 +385,7 @@ class Gaple(Ruleset):
     def view(self, state: State, seat: int | None) -> JSON:
         """O-2: own hand, the line, counts, stacks; the hands are shown once the round is over."""
         return {
-            "game": self.name,
-            "seat": seat,
-            "to_act": state.turn,
-            "legal": self.legal_json(state, seat),
-            "over": state.result is not None,
+            **self.view_header(state, seat),
             "hand": T.hand_json(state.hands[seat]) if seat is not None else None,
             "line": [list(p) for p in state.line],
             "ends": {"left": state.ends[0], "right": state.ends[1]} if state.ends else None,

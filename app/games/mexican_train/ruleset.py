@@ -114,11 +114,7 @@ class MexicanTrain(Ruleset):
             must = {"train": state.train_name(k), "number": state.end(k)}
         own = seat is not None and seat == state.turn
         return {
-            "game": self.name,
-            "seat": seat,
-            "to_act": state.turn,
-            "legal": self.legal_json(state, seat),
-            "over": state.result is not None,
+            **self.view_header(state, seat),
             "round": state.round_no,
             "rounds": state.options["rounds"],
             "doubles": state.options["doubles"],

@@ -279,11 +279,7 @@ class Moon(Ruleset):
                   for done in state.tricks]
         own_discard = seat is not None and seat == state.bidder and state.discard
         return {
-            "game": self.name,
-            "seat": seat,
-            "to_act": self.to_act(state),
-            "legal": self.legal_json(state, seat),
-            "over": state.phase is Phase.OVER,
+            **self.view_header(state, seat),
             "players": n,
             "phase": state.phase.value,
             "round": state.round_no,
