@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import psutil
 from redis.asyncio import Redis
 
@@ -444,3 +445,16 @@ async def outbox_backlog(redis: Redis, prefix: str, tids: list[str]) -> tuple[in
 
 def workdir(tag: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"meja-{tag}-"))
+
+
+def run_tool(main_async, args, report_text) -> dict:
+    """Run a tool's ``main_async(args)`` on uvloop when installed and print its report (JSON
+    with ``--json``, else the text table); returns the report for the exit status."""
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    report = asyncio.run(main_async(args))
+    print(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode() if args.json
+          else report_text(report))
+    return report

@@ -220,14 +220,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        uvloop.install()
-    report = asyncio.run(main_async(args))
-    print(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode() if args.json
-          else report_text(report))
+    report = C.run_tool(main_async, parse_args(argv), report_text)
     return 0 if report["all_stayed_up"] else 1
 
 
