@@ -1,4 +1,4 @@
-"""One command line: ``python -m app serve | migrate | simulate | replay``.
+"""One command line: ``python -m app serve | outbox | migrate | simulate | replay``.
 
 Each command lives in its own module with a ``main(argv)`` that parses its own arguments;
 this file only dispatches, so adding a command touches nothing else.
@@ -11,6 +11,7 @@ import sys
 
 COMMANDS = {
     "serve": ("app.serve", "run the server (embedded SQLite + Redis unless configured)"),
+    "outbox": ("app.outbox_worker", "write the outbox to the database (a worker apart from serve)"),
     "migrate": ("app.db.migrate", "apply the database migrations"),
     "simulate": ("app.simulate", "let bots play many matches and print statistics"),
     "replay": ("app.services.replay", "re-run a stored match and check its result"),

@@ -2,7 +2,8 @@
 
 The lifespan opens the database (the embedded SQLite default is migrated on start) and Redis
 (embedded unless REDIS_URL is set), builds the services and starts the per-process workers: the
-pub/sub hub, the clock sweeper and the outbox consumer (chips & records to the database).
+pub/sub hub, the clock sweeper and (unless ``outbox_consumer`` is off, when ``python -m app
+outbox`` runs apart) the outbox consumer (chips & records to the database).
 Everything lives on ``app.state.live`` so several apps can run in one process (the tests run
 two instances side by side on one Redis).
 """
@@ -78,13 +79,15 @@ def create_app(settings: Settings | None = None, *,
             live = Live(settings, redis, seeds, make_sessionmaker(engine))
             app.state.live = live
             await live.hub.start()
-            sweeper = asyncio.create_task(live.sweeper.forever())
-            outbox = asyncio.create_task(live.outbox.run())
+            workers = [asyncio.create_task(live.sweeper.forever())]
+            if settings.outbox_consumer:
+                workers.append(asyncio.create_task(live.outbox.run()))
             try:
                 yield
             finally:
-                await _cancel_all([sweeper, outbox, *live.tables.tasks])
-                await _drain_outbox(live.outbox, settings.shutdown_grace)
+                await cancel_all([*workers, *live.tables.tasks])
+                if settings.outbox_consumer:
+                    await drain_outbox(live.outbox, settings.shutdown_grace)
                 await live.hub.stop()
         await engine.dispose()
 
@@ -102,11 +105,11 @@ def create_app(settings: Settings | None = None, *,
     return app
 
 
-async def _drain_outbox(consumer: OutboxConsumer, grace: float) -> None:
-    """Shutdown (SIGTERM, after uvicorn finished the actions in flight): the consumer loop was
-    cancelled; settle the entries this consumer had read and those still waiting, so none waits
-    ``outbox_reclaim_ms`` for another replica to reclaim it. A database outage leaves them to
-    the other replicas (they stay in Redis)."""
+async def drain_outbox(consumer: OutboxConsumer, grace: float) -> None:
+    """Shutdown (SIGTERM: after uvicorn finished the actions in flight, or in the outbox
+    worker): the consumer loop was cancelled; settle the entries this consumer had read and
+    those still waiting, so none waits ``outbox_reclaim_ms`` for another replica to reclaim
+    it. A database outage leaves them to the other replicas (they stay in Redis)."""
     log = logging.getLogger("meja.shutdown")
     task = asyncio.create_task(consumer.run_once(block_ms=1))
     await asyncio.wait([task], timeout=grace)
@@ -114,11 +117,11 @@ async def _drain_outbox(consumer: OutboxConsumer, grace: float) -> None:
         log.info("outbox drained", extra={"entries": task.result()})
         return
     error = repr(task.exception()) if task.done() and not task.cancelled() else "timed out"
-    await _cancel_all([task])
+    await cancel_all([task])
     log.warning("outbox not drained; other replicas will reclaim it", extra={"error": error})
 
 
-async def _cancel_all(tasks: list[asyncio.Task], timeout: float = 5.0) -> None:
+async def cancel_all(tasks: list[asyncio.Task], timeout: float = 5.0) -> None:
     """Cancel the workers and wait for them, cancelling again while one is still running: on
     Python 3.11 ``asyncio.wait_for`` (used inside redis-py) can swallow a cancellation that
     arrives as its inner call completes, and a single cancel then left the shutdown hanging."""

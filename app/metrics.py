@@ -35,6 +35,9 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from . import logs
 
 log = logging.getLogger("meja.tables")
+LANDMARKS = frozenset({"created", "seated", "left", "leaving", "removed", "away", "back",
+                       "timeout", "match_started", "round_over", "table_over", "table_closed",
+                       "rematch"})
 router = APIRouter(tags=["ops"])
 
 # Redis round trips of the action being served in this task (None outside an action).
@@ -104,14 +107,20 @@ class Metrics:
 
     def record_change(self, tid: str, v: int, ch: Any) -> None:
         """After a successful compare-and-set: count its actions and timeouts and write the game
-        log line. Only action kinds and event types are logged: their contents may hold tiles."""
+        log line. Only action kinds and event types are logged: their contents may hold tiles.
+        The line is ``info`` for a table's landmarks (seats, deals, rounds and matches ending,
+        timeouts) and ``debug`` for a plain move: an info line per move cost a twentieth of a
+        busy server's CPU (issue 10) and made more log than anyone reads."""
         game = ch.doc["game"]
         for entry in ch.log:
             self.actions.labels(game, entry["by"]).inc()
         types = [e.get("type") for e in ch.events]
         if "timeout" in types:
             self.timeouts.labels(game).inc(types.count("timeout"))
-        log.info("table changed", extra={
+        level = logging.INFO if LANDMARKS.intersection(types) else logging.DEBUG
+        if not log.isEnabledFor(level):
+            return
+        log.log(level, "table changed", extra={
             "table": tid, "v": v, "game": game, "match": ch.doc.get("match_no"),
             "status": ch.doc.get("status"), "events": types,
             "actions": [{"seat": e["seat"], "kind": e["action"].get("kind"), "by": e["by"]}

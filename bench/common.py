@@ -83,6 +83,9 @@ def percentiles(values: list[float], ps=(50, 95, 99)) -> dict[str, float | None]
     return out
 
 
+WORKER_NICE = 10
+
+
 class Usage:
     """CPU seconds and memory of one process (the server, or this generator)."""
 
@@ -100,17 +103,18 @@ class Usage:
 class Window:
     """CPU shares over a measurement window: server, generator, Redis, the whole machine."""
 
-    def __init__(self, server: Usage, redis_pid: int | None):
+    def __init__(self, server: Usage, redis_pid: int | None, worker_pid: int | None = None):
         self.server, self.me = server, Usage()
         self.redis = Usage(redis_pid) if redis_pid else None
+        self.worker = Usage(worker_pid) if worker_pid else None
         self.t0 = time.monotonic()
-        self.c0 = (self.server.cpu(), self.me.cpu(), self.redis.cpu() if self.redis else 0.0)
+        self.c0 = self._cpus()
         self.m0 = psutil.cpu_times()
         self.load0 = os.getloadavg()
 
     def result(self) -> dict[str, Any]:
         wall = time.monotonic() - self.t0
-        c1 = (self.server.cpu(), self.me.cpu(), self.redis.cpu() if self.redis else 0.0)
+        c1 = self._cpus()
         m1 = psutil.cpu_times()
         busy = (sum(m1) - m1.idle - m1.iowait) - (sum(self.m0) - self.m0.idle - self.m0.iowait)
         total = sum(m1) - sum(self.m0)
@@ -120,6 +124,7 @@ class Window:
             "server_cpu_pct": pct[0],  # of one core
             "generator_cpu_pct": pct[1],
             "redis_cpu_pct": pct[2] if self.redis else None,
+            "outbox_worker_cpu_pct": pct[3] if self.worker else None,  # python -m app outbox
             "machine_busy_pct": round(100 * busy / total, 1) if total else None,  # of all cores
             "cores": psutil.cpu_count(),
             "loadavg_start": [round(x, 2) for x in self.load0],
@@ -128,6 +133,10 @@ class Window:
             "generator_rss_mib": round(self.me.rss() / 2**20, 1),
         }
 
+    def _cpus(self) -> tuple[float, ...]:
+        return (self.server.cpu(), self.me.cpu(), self.redis.cpu() if self.redis else 0.0,
+                self.worker.cpu() if self.worker else 0.0)
+
 
 # --- the services ----------------------------------------------------------------------------
 class Services:
@@ -135,7 +144,10 @@ class Services:
 
     def __init__(self, *, redis_url: str | None, database_url: str | None, url: str | None,
                  server_pid: int | None, env: dict[str, str], nofile: int, log_dir: Path,
-                 code: Path = ROOT):
+                 code: Path = ROOT, outbox_worker: bool = False):
+        """``outbox_worker``: run the outbox consumer as ``python -m app outbox`` beside the
+        server (which then runs none), as a busy deployment would, at a lower CPU priority
+        (``nice``): writing records may lag a second, a move's answer may not."""
         self.redis_url, self.database_url = redis_url, database_url or os.environ.get(
             "DATABASE_URL", DEFAULT_DB)
         self.url, self.server_pid, self.env, self.nofile = url, server_pid, env, nofile
@@ -143,6 +155,8 @@ class Services:
         self.prefix = f"bench:{uuid.uuid4().hex[:8]}:"
         self._redis_proc: subprocess.Popen | None = None
         self._server_proc: subprocess.Popen | None = None
+        self._worker_proc: subprocess.Popen | None = None
+        self.outbox_worker = outbox_worker
         self.redis_pid: int | None = None
 
     async def start(self) -> Services:
@@ -191,6 +205,12 @@ class Services:
         env = {**os.environ, "REDIS_URL": self.redis_url, "DATABASE_URL": self.database_url,
                "MEJA_KEY_PREFIX": self.prefix, "MEJA_DATA_DIR": str(self.log_dir / "data"),
                "MEJA_SECRET_KEY": "bench-" + uuid.uuid4().hex, **self.env}
+        if self.outbox_worker:
+            env["MEJA_OUTBOX_CONSUMER"] = "false"
+            with open(self.log_dir / "outbox.log", "w") as out:
+                self._worker_proc = subprocess.Popen(  # records can wait; moves cannot
+                    ["nice", "-n", str(WORKER_NICE), PY, "-m", "app", "outbox"], cwd=self.code,
+                    env=env, stdout=out, stderr=subprocess.STDOUT)
         with open(self.log_dir / "server.log", "w") as out:
             self._server_proc = subprocess.Popen(
                 [PY, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -216,14 +236,21 @@ class Services:
     def redis(self) -> Redis:
         return Redis.from_url(self.redis_url)
 
+    @property
+    def worker_pid(self) -> int | None:
+        return self._worker_proc.pid if self._worker_proc else None
+
     async def stop(self) -> None:
         if self._server_proc is not None:
-            self._server_proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.to_thread(self._server_proc.wait, 15)
-            except subprocess.TimeoutExpired:
-                self._server_proc.kill()
-                self._server_proc.wait()
+            for proc in (self._server_proc, self._worker_proc):
+                if proc is None:
+                    continue
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.to_thread(proc.wait, 15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
         elif self.redis_url:  # a targeted server: remove what this run wrote under its prefix
             await self.cleanup_keys()
         if self._redis_proc is not None:

@@ -207,7 +207,7 @@ class Load:
         stats0 = await C.redis_stats(redis)
         self.own["info"] += 2
         trips0 = await C.server_round_trips(svc.url)
-        window = C.Window(server, svc.redis_pid)
+        window = C.Window(server, svc.redis_pid, svc.worker_pid)
         self.stats.measuring, self.stats.window_start = True, time.monotonic()
         self.stats.errors.clear()
         await self._watch(redis, window)
@@ -318,7 +318,8 @@ def report_text(r: dict[str, Any]) -> str:
         f"max {lat['max']} ms  (n={lat['n']})",
         f"errors             {r['errors'] or 0}",
         f"CPU (% of a core)  server {r['server_cpu_pct']}  generator {r['generator_cpu_pct']}  "
-        f"redis {r['redis_cpu_pct']}  machine busy {r['machine_busy_pct']}% of "
+        f"redis {r['redis_cpu_pct']}  outbox worker {r['outbox_worker_cpu_pct']}  "
+        f"machine busy {r['machine_busy_pct']}% of "
         f"{r['cores']} cores  load {r['loadavg_start']} -> {r['loadavg_end']}",
         f"server memory      {r['server_rss_mib']} MiB (idle {r['server_rss_idle_mib']} MiB)",
         f"redis              {red['commands_per_action']} commands/action (script calls incl.), "
@@ -361,6 +362,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--database-url", help=f"default: DATABASE_URL or {C.DEFAULT_DB}")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="extra server environment, e.g. MEJA_BOT_DELAY=0")
+    p.add_argument("--outbox-worker", action="store_true",
+                   help="run the outbox consumer as its own process (python -m app outbox)")
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
 
@@ -371,7 +374,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
            **dict(e.split("=", 1) for e in args.env)}
     services = C.Services(redis_url=args.redis_url, database_url=args.database_url,
                           url=args.url, server_pid=args.server_pid, env=env, nofile=nofile,
-                          log_dir=C.workdir("load"), code=args.code)
+                          log_dir=C.workdir("load"), code=args.code,
+                          outbox_worker=args.outbox_worker)
     await services.start()
     try:
         load = Load(args, services)

@@ -20,6 +20,7 @@ Loader = Callable[[Any, str], Any]
 
 
 def dump(obj: Any) -> Any:
+    """Any state, action or JSON-ready value as plain JSON values (tuples become lists)."""
     cls = type(obj)
     if cls in (int, str, bool, float) or obj is None:
         return obj
@@ -30,8 +31,54 @@ def dump(obj: Any) -> Any:
     if isinstance(obj, enum.Enum):
         return obj.value
     if dataclasses.is_dataclass(obj):
-        return {name: dump(getattr(obj, name)) for name in field_names(cls)}
+        return _dumper(cls)(obj)
     raise TypeError(f"codec cannot dump {cls.__name__}")
+
+
+_PLAIN = (int, str, bool, float, type(None))
+
+
+def _plain(tp: Any) -> bool:
+    """Values of this type dump as themselves."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return all(_plain(a) for a in typing.get_args(tp))
+    return tp in _PLAIN or typing.get_origin(tp) is typing.Literal
+
+
+@cache
+def _dumper(tp: Any) -> Callable[[Any], Any]:
+    """A dump specialised by the type hints (built once per type): a state is dumped on every
+    live move, and walking it generically cost several times more (issue 10)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if _plain(tp):
+        return _same
+    if origin is tuple:
+        items = args[:1] if len(args) == 2 and args[1] is Ellipsis else args
+        if all(_plain(a) for a in items):
+            return list
+        if len(items) == 1:
+            item = _dumper(items[0])
+            return lambda o: [item(x) for x in o]
+        fixed = [_dumper(a) for a in items]
+        return lambda o: [f(x) for f, x in zip(fixed, o)]
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        names = field_names(tp)
+        fields: list[tuple[str, Callable[[Any], Any]]] = []
+
+        def dump_dataclass(o):
+            if type(o) is not tp:  # a subclass where the hint names its base: its own fields
+                return dump(o)
+            if not fields:  # built lazily: a dataclass may refer to itself
+                fields.extend((n, _dumper(hints[n])) for n in names)
+            return {n: f(getattr(o, n)) for n, f in fields}
+
+        return dump_dataclass
+    return dump  # Any, dicts, enums, unions of containers: by the value's own type
+
+
+def _same(o: Any) -> Any:
+    return o
 
 
 @cache

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
@@ -131,6 +131,11 @@ def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> st
 
 # --- writing entries to the database -------------------------------------------------------
 
+# Rows are written through the tables (Core statements), not the ORM's unit of work or bulk
+# paths: the outbox writes every entry's rows, and the ORM's bookkeeping was most of its CPU.
+ROUNDS, MATCHES = Round.__table__, Match.__table__
+
+
 class BadEntry(ValueError):
     """An outbox entry that can never be written (unknown kind, missing fields)."""
 
@@ -149,22 +154,45 @@ async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:
 
 
 async def _match_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    values = {"table_id": e["table"], "number": e["match"], "game": e["game"]}
-    mid = await ledger.insert_ignore(session, Match, values, ["table_id", "number"])
+    key = ("match", e["table"], e["match"])
+    mid = _known(session, key)
     if mid is None:
-        mid = (await session.execute(select(Match.id).where(
-            Match.table_id == e["table"], Match.number == e["match"]))).scalar_one()
+        values = {"table_id": e["table"], "number": e["match"], "game": e["game"]}
+        mid = await ledger.insert_ignore(session, Match, values, ["table_id", "number"])
+        if mid is None:
+            mid = (await session.execute(select(Match.id).where(
+                Match.table_id == e["table"], Match.number == e["match"]))).scalar_one()
+        _learn(session, key, mid)
     return mid
 
 
 async def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
     match_id = await _match_id(session, e)
-    rid = await ledger.insert_ignore(session, Round, {"match_id": match_id, "number": e["round"]},
-                                     ["match_id", "number"])
+    key = ("round", match_id, e["round"])
+    rid = _known(session, key)
     if rid is None:
-        rid = (await session.execute(select(Round.id).where(
-            Round.match_id == match_id, Round.number == e["round"]))).scalar_one()
+        rid = await ledger.insert_ignore(session, Round,
+                                         {"match_id": match_id, "number": e["round"]},
+                                         ["match_id", "number"])
+        if rid is None:
+            rid = (await session.execute(select(Round.id).where(
+                Round.match_id == match_id, Round.number == e["round"]))).scalar_one()
+        _learn(session, key, rid)
     return rid
+
+
+# Match and round ids never change once committed, and the entries of one round come one by
+# one (each Lewat payment, then the round): a writer that keeps the ids it learnt skips four
+# statements per entry. ``session.info["ids"]`` is the caller's map of committed ids; the ids
+# learnt in this transaction wait in ``"new_ids"`` until the caller has committed (a rolled
+# back id must never be reused).
+def _known(session: AsyncSession, key: tuple) -> int | None:
+    info = session.info
+    return info.get("new_ids", {}).get(key) or info.get("ids", {}).get(key)
+
+
+def _learn(session: AsyncSession, key: tuple, value: int) -> None:
+    session.info.setdefault("new_ids", {})[key] = value
 
 
 def _pid(who: Any) -> int | None:
@@ -188,9 +216,9 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     txn = await ledger.post(session, e["key"], "lewat", _transfer(e, e), e["table"])
     if txn is None:
         return False
-    session.add(LewatPayment(round_id=await _round_id(session, e), txn_id=txn,
-                             version=e["version"], amount=e["amount"],
-                             shortfall=e["shortfall"], **_people(e)))
+    await session.execute(insert(LewatPayment.__table__), [dict(
+        round_id=await _round_id(session, e), txn_id=txn, version=e["version"],
+        amount=e["amount"], shortfall=e["shortfall"], **_people(e))])
     return True
 
 
@@ -198,20 +226,23 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
     round_id = await _round_id(session, e)
     claimed = await session.execute(
-        update(Round).where(Round.id == round_id, Round.version.is_(None)).values(
+        update(ROUNDS).where(ROUNDS.c.id == round_id, ROUNDS.c.version.is_(None)).values(
             version=e["version"], winner=e["winner"], ending=e["ending"],
             multiplier=e["multiplier"], detail=e["detail"]))
     if claimed.rowcount == 0:
         return False
+    bets = []
     for i, p in enumerate(e["settlements"]):
         key = f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}"
         txn = await ledger.post(session, key, "settlement", _transfer(e, p), e["table"])
         if txn is None:
             raise BadEntry(f"settlement {key} (#{i}) exists but its round was not written")
-        session.add(Bet(round_id=round_id, txn_id=txn, stake=e["stake"], field=e["field"],
-                        multiplier=e["multiplier"],
-                        pips=p["pips"] if e["field"] == "bet" else None,
-                        amount=p["amount"], shortfall=p["shortfall"], **_people(p)))
+        bets.append(dict(round_id=round_id, txn_id=txn, stake=e["stake"], field=e["field"],
+                         multiplier=e["multiplier"],
+                         pips=p["pips"] if e["field"] == "bet" else None,
+                         amount=p["amount"], shortfall=p["shortfall"], **_people(p)))
+    if bets:
+        await session.execute(insert(Bet.__table__), bets)
     return True
 
 
@@ -225,18 +256,20 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     finished = _when(e["finished_at"]) or datetime.now(UTC)
     result = e["result"]
     claimed = await session.execute(
-        update(Match).where(Match.id == match_id, Match.finished_at.is_(None)).values(
+        update(MATCHES).where(MATCHES.c.id == match_id, MATCHES.c.finished_at.is_(None)).values(
             options=e["options"], seed=e["seed"], n_seats=len(e["players"]), result=result,
             started_at=_when(e.get("started_at")), finished_at=finished))
     if claimed.rowcount == 0:
         return False
     winners, scores = set(result.get("winners", ())), result.get("scores", ())
-    session.add_all(
-        MatchSeat(match_id=match_id, seat=s, player_id=_pid(pid), winner=s in winners,
-                  score=scores[s] if s < len(scores) else None)
-        for s, pid in enumerate(e["players"]))
-    session.add_all(Move(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
-                         action=mv["action"]) for i, mv in enumerate(e["moves"]))
+    await session.execute(insert(MatchSeat.__table__), [
+        dict(match_id=match_id, seat=s, player_id=_pid(pid), winner=s in winners,
+             score=scores[s] if s < len(scores) else None)
+        for s, pid in enumerate(e["players"])])
+    if e["moves"]:
+        await session.execute(insert(Move.__table__), [
+            dict(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
+                 action=mv["action"]) for i, mv in enumerate(e["moves"])])
     return True
 
 

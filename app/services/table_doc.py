@@ -59,6 +59,15 @@ class Change:
         self.log: list[dict[str, Any]] = []
         self.steps: list[Any] = []  # the rules steps applied, for the outbox
         self.vacated: list[tuple[int, dict]] = []  # (table seat, seat) freed by this change
+        self.dirty = False  # ``state`` moved on: ``seal`` dumps it into the document
+
+
+def seal(ch: Change, rs: Ruleset) -> None:
+    """Dump the change's final state into the document, once: a move with forced passes after
+    it is several steps, and dumping after each one was a tenth of a busy server (issue 10)."""
+    if ch.dirty:
+        ch.doc["state"] = rs.dump(ch.state)
+        ch.dirty = False
 
 
 def new_doc(tid: str, game: str, n_seats: int, options: dict, turn_seconds: int,
@@ -151,7 +160,8 @@ def deal(ch: Change, rs: Ruleset, seed: int, players: list[int], v_next: int) ->
         opts["previous_winner"] = players.index(last) if last in players else None
     ch.state = rs.new_state(opts, len(players), seed)
     doc.update(status="playing", players=players, seed=seed, match_no=doc["match_no"] + 1,
-               result=None, match_options=opts, state=rs.dump(ch.state))
+               result=None, match_options=opts)
+    ch.dirty = True
     for s in doc["seats"]:
         if s:
             s["rematch"] = False
@@ -188,7 +198,7 @@ def _record(ch: Change, rs: Ruleset, step, gseat: int, action: Action, by: str,
     ch.events.extend(step.events)
     ch.log.append({"v": v_next, "match_no": ch.doc["match_no"], "seat": gseat,
                    "action": action.to_json(), "by": by})
-    ch.doc["state"] = rs.dump(step.state)
+    ch.dirty = True
     if rs.to_act(step.state) is None:
         _finish(ch, rs)
 

@@ -373,6 +373,7 @@ class TableService(TableViews):
                                  bot_delay=self.settings.bot_delay,
                                  round_pause=self.settings.round_pause)
             ch.doc["clock"] = clock
+            D.seal(ch, rs)
             D.note_empty(ch.doc, self.now_ms())
             closing = ch.doc["status"] == "closed"
             outbox = await self._outbox(tid, snap, ch, v_next)

@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 from .keys import Keys
 
 log = logging.getLogger(__name__)
+REARM_CHUNK = 100
 CLAIM = (Path(__file__).parent / "scripts" / "claim.lua").read_text()
 
 
@@ -77,10 +78,12 @@ class Sweeper:
             return 0
         tids = [_s(t) for t in tids]
         armed = {_s(m): score for m, score in entries}
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for tid in tids:
-                pipe.hget(self.keys.table(tid), "at")
-            ats = await pipe.execute()
+        ats: list = []
+        for i in range(0, len(tids), REARM_CHUNK):  # in chunks: one pipeline of every live
+            async with self.redis.pipeline(transaction=False) as pipe:  # table held the
+                for tid in tids[i:i + REARM_CHUNK]:  # event loop for tens of ms (issue 10)
+                    pipe.hget(self.keys.table(tid), "at")
+                ats += await pipe.execute()
         lost = {tid: int(at) for tid, at in zip(tids, ats)  # a claim's lease is not lost
                 if at is not None and armed.get(tid, float("inf")) > int(at) + self.lease_ms}
         if lost:

@@ -84,14 +84,29 @@ class OutboxConsumer:
                  prefix: str = "meja:", name: str | None = None, group: str = GROUP,
                  min_idle_ms: int = 30_000, block_ms: int = 2_000, count: int = 100,
                  scan_every: float = 60.0, max_attempts: int = 5, per_stream: bool = False,
+                 discover_every: float = 1.0, pass_every: float = 0.25,
                  streams: Callable[[], Awaitable[list[str]]] | None = None,
                  fault: Callable[[str, dict], None] | None = None):
         """``fault(stage, entry)`` is a test hook called at the stages "read", "write" (inside
-        the uncommitted transaction) and "commit" (committed, not acknowledged)."""
+        the uncommitted transaction) and "commit" (committed, not acknowledged).
+
+        Per pass the consumer reads new entries; the recovery reads (XAUTOCLAIM on every
+        stream, this consumer's own pending entries) run only every ``min_idle_ms / 2`` and
+        after a pass that failed, and the registry is re-read every ``discover_every`` seconds
+        or when a pass found nothing; ``run`` starts a pass at most every ``pass_every``
+        seconds while entries keep coming. With hundreds of live tables one pass (a read
+        across every stream) costs about as much for one entry as for a hundred, and passes
+        back to back cost most of a core (issue 10)."""
         self.redis, self.sessions, self.prefix, self.group = redis, sessions, prefix, group
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
         self.min_idle_ms, self.block_ms, self.count = min_idle_ms, block_ms, count
         self.scan_every, self.max_attempts, self.per_stream = scan_every, max_attempts, per_stream
+        self.discover_every, self.pass_every = discover_every, pass_every
+        self.recover_every = min_idle_ms / 2000
+        self.last_discover = self.last_recover = float("-inf")
+        self.ids: dict[tuple, int] = {}  # committed match / round ids (results._known)
+        self.keys: list[str] = []
+        self.failed = False  # the last pass raised: recover at once
         self.streams_fn, self.fault = streams, fault
         self.known: set[str] = set()
         self.ready: set[str] = set()
@@ -160,7 +175,9 @@ class OutboxConsumer:
         backoff = 0.2
         while True:
             try:
-                await self.run_once()
+                started = time.monotonic()
+                if await self.run_once():  # gather a batch: a pass costs the same for 1 or 100
+                    await asyncio.sleep(self.pass_every - (time.monotonic() - started))
                 backoff = 0.2
             except asyncio.CancelledError:
                 raise
@@ -170,25 +187,37 @@ class OutboxConsumer:
                 backoff = min(backoff * 2, 10.0)
 
     async def run_once(self, block_ms: int | None = None) -> int:
-        """Reclaim stale entries, retry this consumer's pending ones, then read new ones.
+        """Read new entries (after the recovery reads, when due) and write them.
         Returns how many entries were settled (written or found already written)."""
-        keys = await self.discover()
+        now = time.monotonic()
+        if self.failed or now - self.last_discover >= self.discover_every:
+            self.keys = await self.discover()
+            self.last_discover = now
+        keys = self.keys
         if not keys:
+            self.last_discover = float("-inf")
             await asyncio.sleep((self.block_ms if block_ms is None else block_ms) / 1000)
             return 0
         for key in keys:
             await self._ensure_group(key)
+        recover = self.failed or now - self.last_recover >= self.recover_every
+        self.failed = True  # until this pass ends well
         done = 0
         try:
-            for key in keys:
-                done += await self._reclaim(key)
-            done += await self._read(keys, "0", None)
+            if recover:
+                for key in keys:
+                    done += await self._reclaim(key)
+                done += await self._read(keys, "0", None)
+                self.last_recover = now
             done += await self._read(keys, ">", self.block_ms if block_ms is None else block_ms)
         except ResponseError as err:
             if "NOGROUP" in str(err):
                 self.ready.clear()  # a stream was deleted and recreated; make the groups again
                 return done
             raise
+        self.failed = False
+        if not done:
+            self.last_discover = float("-inf")  # idle: look for new streams on the next pass
         return done
 
     async def _reclaim(self, key: str) -> int:
@@ -258,6 +287,7 @@ class OutboxConsumer:
         """Apply the entries in one transaction; per entry, False when it was written before."""
         try:
             async with self.sessions.begin() as session:
+                session.info["ids"] = self.ids
                 written = []
                 for entry in entries:
                     written.append(await results.apply_entry(session, entry))
@@ -265,6 +295,9 @@ class OutboxConsumer:
                         self.fault("write", entry)  # written, not yet committed
         except TRANSIENT as err:
             raise DatabaseUnavailable(f"database unavailable: {err}") from err
+        if len(self.ids) > 100_000:  # bounded: only the rounds being played are worth keeping
+            self.ids.clear()
+        self.ids.update(session.info.get("new_ids", {}))  # committed: safe to reuse
         if self.fault:
             for entry in entries:
                 self.fault("commit", entry)  # committed, not acknowledged

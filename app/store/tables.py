@@ -78,7 +78,8 @@ class TableStore:
         self.round_trips = 0
         self.cache: dict[str, Snapshot] = {}
         self.heard: dict[str, int] = {}  # latest version announced on pub/sub, watched tables
-        self.writing: dict[str, list[asyncio.Event]] = {}  # this process's compare-and-sets
+        # this process's compare-and-sets in flight (futures: waiting on them costs no task)
+        self.writing: dict[str, list[asyncio.Future]] = {}
         self._cas = redis.register_script((SCRIPTS / "cas.lua").read_text())
 
     # --- reading -------------------------------------------------------------------------------
@@ -96,8 +97,7 @@ class TableStore:
                 and tid in self.writing:
             # the version announced may be our own compare-and-set, whose reply comes after
             # the publication (the pipeline's index updates run in between): wait for it
-            await asyncio.wait([asyncio.create_task(e.wait()) for e in self.writing[tid]],
-                               timeout=1.0)
+            await asyncio.wait(self.writing[tid], timeout=1.0)
             snap = self.cache.get(tid)
         if snap is not None and tid in self.heard and snap.v >= self.heard[tid]:
             return snap
@@ -181,7 +181,7 @@ class TableStore:
                 len(log), *(orjson.dumps(e) for e in log), LOG_TTL]
         keys = self.script_keys(tid, match_no, cmd)
         self._trip()
-        done = asyncio.Event()
+        done = asyncio.get_running_loop().create_future()
         self.writing.setdefault(tid, []).append(done)
         try:
             try:
@@ -192,11 +192,11 @@ class TableStore:
                 reply = await self._cas_pipeline(tid, keys, args, deadline_ms, live)
             return await self._settle(tid, doc, reply, live, repair)
         finally:
-            done.set()
-            events = self.writing.get(tid, [])
-            if done in events:
-                events.remove(done)
-            if not events:
+            done.set_result(None)
+            futures = self.writing.get(tid, [])
+            if done in futures:
+                futures.remove(done)
+            if not futures:
                 self.writing.pop(tid, None)
 
     async def _settle(self, tid: str, doc: dict[str, Any], reply: list, live: str,

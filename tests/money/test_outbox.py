@@ -3,7 +3,9 @@ deliveries and a database outage, and every movement lands in the database once.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import subprocess
 import sys
 
@@ -255,3 +257,38 @@ async def test_a_table_that_closed_before_its_entries_were_read_is_still_written
     assert await redis.xlen(seen.stream) == 0 and await redis.xlen(unseen.stream) > 0
     await drain(OutboxConsumer(redis, sessions, prefix=prefix))  # the start-up SCAN finds it
     assert (await counts(sessions))["match"] == 2
+
+
+async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm(
+        redis, engine, sessions, prefix, redis_url_or_socket, tmp_path):
+    """``python -m app outbox``: the consumer as its own process (issue 10)."""
+    expected = await reference_counts(redis, sessions, tmp_path, prefix)
+    table = await new_table(redis, sessions, prefix)
+    for seed in SEEDS:
+        await table.play_round(seed, "bet")
+    url = engine.url.render_as_string(hide_password=False)
+    if fixtures.ON_PG:
+        async with engine.connect() as conn:
+            schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
+        url += ("&" if "?" in url else "?") + f"search_path={schema}"
+    redis_url = (redis_url_or_socket.get("url")
+                 or "unix://" + redis_url_or_socket["unix_socket_path"])
+    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url,
+           "MEJA_KEY_PREFIX": prefix, "MEJA_DATA_DIR": str(tmp_path / "var")}
+    worker = subprocess.Popen([sys.executable, "-m", "app", "outbox"], env=env, text=True,
+                              stderr=subprocess.PIPE,
+                              cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    try:
+        watcher = OutboxConsumer(redis, sessions, prefix=prefix)
+        for _ in range(300):
+            if await watcher.backlog() == 0 or worker.poll() is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert await watcher.backlog() == 0, "the worker did not write the outbox"
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        _, log = worker.communicate(timeout=30)
+    assert worker.returncode == 0, log
+    assert "outbox drained" in log
+    assert await counts(sessions) == expected
+    assert (await money.audit(sessions))["ok"]

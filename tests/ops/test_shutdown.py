@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from app.main import _cancel_all
+from app.main import cancel_all
 from tests.ops.deploy import ROOT
 
 
@@ -24,7 +24,7 @@ async def test_workers_that_swallow_a_cancel_are_cancelled_again():
     tasks = [asyncio.create_task(stubborn()), asyncio.create_task(asyncio.sleep(30))]
     await asyncio.sleep(0)
     start = time.monotonic()
-    await _cancel_all(tasks, timeout=5)
+    await cancel_all(tasks, timeout=5)
     assert all(t.done() for t in tasks) and time.monotonic() - start < 2
 
 

@@ -1,0 +1,54 @@
+"""``python -m app outbox``: the outbox consumer on its own, writing chips and records to the
+database for every table (app/store/outbox.py).
+
+Every server process runs a consumer by default. A busy deployment runs this command as its
+own service instead and sets ``MEJA_OUTBOX_CONSUMER=false`` on the web replicas: the consumer
+then has an event loop to itself, so its database round trips do not queue behind thousands of
+sockets (bench/README.md, issue 10). Several of these may run; the consumer group shares the
+entries among them. SIGTERM or Ctrl-C stops reading and settles what this worker holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+
+import uvloop
+
+from . import logs
+from .config import get_settings
+from .db.session import make_engine, make_sessionmaker
+from .main import cancel_all, drain_outbox
+from .store.connection import open_redis
+from .store.outbox import OutboxConsumer
+
+
+async def run(settings) -> None:
+    engine = make_engine(settings.database_url)
+    try:
+        async with open_redis(settings) as redis:
+            consumer = OutboxConsumer(redis, make_sessionmaker(engine),
+                                      prefix=settings.key_prefix,
+                                      min_idle_ms=settings.outbox_reclaim_ms)
+            task = asyncio.create_task(consumer.run())
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, task.cancel)
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            await cancel_all([task])
+            await drain_outbox(consumer, settings.shutdown_grace)
+    finally:
+        await engine.dispose()
+
+
+def main(argv: list[str]) -> int:
+    argparse.ArgumentParser(prog="python -m app outbox", description=__doc__.split("\n\n")[0]
+                            ).parse_args(argv)
+    settings = get_settings()
+    logs.setup(settings.log_level)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # as uvicorn runs serve
+        runner.run(run(settings))
+    return 0
