@@ -23,7 +23,7 @@ class TableViews:
 
     def _state(self, snap: Snapshot) -> Any:
         if "state" not in snap.memo:
-            raw = snap.doc["state"]
+            raw = D.state_json(snap.doc)
             rs = self._ruleset(snap.doc["game"])
             snap.memo["state"] = rs.load(raw) if raw is not None else None
         return snap.memo["state"]

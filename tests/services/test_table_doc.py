@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import orjson
+
 from app.games import registry
 from app.services import table_doc as D
 
@@ -88,3 +90,17 @@ def test_o3_clocks_by_who_is_to_act():
         assert clock == {"kind": "bot", "at": 1500, "seat": 1, "v": 2}
     ch.doc["status"] = "over"
     assert D.next_clock(ch.doc, CROSS, ch.state, 1000, 2, bot_delay=0.5, round_pause=4) is None
+
+
+def test_the_sealed_state_is_written_and_read_back_as_the_rules_dump_it():
+    doc = doc_for(GAPLE, 2, stake=10)
+    doc["seats"] = [human(0, 100), human(1, 100)]
+    ch = D.begin(doc)
+    D.deal(ch, GAPLE, 7, [0, 1], 2)
+    assert D.state_json(ch.doc) is None  # not sealed yet: the document still has no state
+    D.seal(ch, GAPLE)
+    dumped = GAPLE.dump(ch.state)
+    assert D.state_json(ch.doc) == dumped  # as cached in this process
+    stored = orjson.loads(orjson.dumps(ch.doc))  # as written to Redis and loaded elsewhere
+    assert stored["state"] == dumped and D.state_json(stored) == dumped
+    assert GAPLE.load(D.state_json(stored)) == ch.state
