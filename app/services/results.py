@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
@@ -216,7 +216,7 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     txn = await ledger.post(session, e["key"], "lewat", _transfer(e, e), e["table"])
     if txn is None:
         return False
-    await session.execute(insert(LewatPayment.__table__), [dict(
+    await ledger.insert_rows(session, LewatPayment.__table__, [dict(
         round_id=await _round_id(session, e), txn_id=txn, version=e["version"],
         amount=e["amount"], shortfall=e["shortfall"], **_people(e))])
     return True
@@ -241,8 +241,7 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
                          multiplier=e["multiplier"],
                          pips=p["pips"] if e["field"] == "bet" else None,
                          amount=p["amount"], shortfall=p["shortfall"], **_people(p)))
-    if bets:
-        await session.execute(insert(Bet.__table__), bets)
+    await ledger.insert_rows(session, Bet.__table__, bets)
     return True
 
 
@@ -262,14 +261,13 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     if claimed.rowcount == 0:
         return False
     winners, scores = set(result.get("winners", ())), result.get("scores", ())
-    await session.execute(insert(MatchSeat.__table__), [
+    await ledger.insert_rows(session, MatchSeat.__table__, [
         dict(match_id=match_id, seat=s, player_id=_pid(pid), winner=s in winners,
              score=scores[s] if s < len(scores) else None)
         for s, pid in enumerate(e["players"])])
-    if e["moves"]:
-        await session.execute(insert(Move.__table__), [
-            dict(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
-                 action=mv["action"]) for i, mv in enumerate(e["moves"])])
+    await ledger.insert_rows(session, Move.__table__, [
+        dict(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
+             action=mv["action"]) for i, mv in enumerate(e["moves"])])
     return True
 
 

@@ -57,6 +57,7 @@ from redis.exceptions import ResponseError, WatchError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db import ledger
 from app.services import results
 
 log = logging.getLogger("meja.outbox")
@@ -288,11 +289,13 @@ class OutboxConsumer:
         try:
             async with self.sessions.begin() as session:
                 session.info["ids"] = self.ids
+                ledger.defer_inserts(session)  # the batch's rows go in one statement per table
                 written = []
                 for entry in entries:
                     written.append(await results.apply_entry(session, entry))
                     if self.fault:
                         self.fault("write", entry)  # written, not yet committed
+                await ledger.flush_inserts(session)
         except TRANSIENT as err:
             raise DatabaseUnavailable(f"database unavailable: {err}") from err
         if len(self.ids) > 100_000:  # bounded: only the rounds being played are worth keeping
