@@ -48,3 +48,12 @@ def test_connections_hold_idle_players_and_answer_pings(tmp_path):
     assert r["connected"] == 12 and r["refused"] == 0
     assert r["all_stayed_up"] is True and r["pongs"] == 12
     assert r["kib_per_connection"] is not None
+
+
+def test_load_with_the_outbox_worker_reports_its_cpu_and_writes_every_record(tmp_path):
+    r = run_tool("load.py", "--tables", "2", "--think", "0.05", "--warmup", "1",
+                 "--seconds", "3", "--every", "1", "--monitor-seconds", "0",
+                 "--drain-timeout", "20", "--outbox-worker", tmp_path=tmp_path)
+    assert r["actions"] > 0 and r["errors"] == {}
+    assert r["outbox_worker_cpu_pct"] is not None and r["outbox_worker_cpu_pct"] > 0
+    assert r["outbox"]["drained"] and r["outbox"]["after_stop_entries"] == 0
