@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import signal
 
 import uvloop
@@ -32,13 +31,13 @@ async def run(settings) -> None:
             consumer = OutboxConsumer(redis, make_sessionmaker(engine),
                                       prefix=settings.key_prefix,
                                       min_idle_ms=settings.outbox_reclaim_ms)
-            task = asyncio.create_task(consumer.run())
+            stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(sig, task.cancel)
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            await cancel_all([task])
+                loop.add_signal_handler(sig, stop.set)
+            task = asyncio.create_task(consumer.run())
+            await stop.wait()
+            await cancel_all([task])  # as serve does: a single cancel can be swallowed on 3.11
             await drain_outbox(consumer, settings.shutdown_grace)
     finally:
         await engine.dispose()

@@ -154,31 +154,26 @@ async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:
 
 
 async def _match_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    key = ("match", e["table"], e["match"])
-    mid = _known(session, key)
-    if mid is None:
-        values = {"table_id": e["table"], "number": e["match"], "game": e["game"]}
-        mid = await ledger.insert_ignore(session, Match, values, ["table_id", "number"])
-        if mid is None:
-            mid = (await session.execute(select(Match.id).where(
-                Match.table_id == e["table"], Match.number == e["match"]))).scalar_one()
-        _learn(session, key, mid)
-    return mid
+    return await _row_id(session, Match, {"table_id": e["table"], "number": e["match"]},
+                         game=e["game"])
 
 
 async def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    match_id = await _match_id(session, e)
-    key = ("round", match_id, e["round"])
-    rid = _known(session, key)
-    if rid is None:
-        rid = await ledger.insert_ignore(session, Round,
-                                         {"match_id": match_id, "number": e["round"]},
-                                         ["match_id", "number"])
-        if rid is None:
-            rid = (await session.execute(select(Round.id).where(
-                Round.match_id == match_id, Round.number == e["round"]))).scalar_one()
-        _learn(session, key, rid)
-    return rid
+    return await _row_id(session, Round, {"match_id": await _match_id(session, e),
+                                          "number": e["round"]})
+
+
+async def _row_id(session: AsyncSession, model, unique: dict[str, Any], **rest: Any) -> int:
+    """The id of the row with these unique values, inserted when missing; learnt once."""
+    key = (model.__tablename__, *unique.values())
+    row_id = _known(session, key)
+    if row_id is None:
+        row_id = await ledger.insert_ignore(session, model, {**unique, **rest}, list(unique))
+        if row_id is None:
+            row_id = (await session.execute(
+                select(model.id).filter_by(**unique))).scalar_one()
+        _learn(session, key, row_id)
+    return row_id
 
 
 # Match and round ids never change once committed, and the entries of one round come one by
