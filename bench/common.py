@@ -118,6 +118,7 @@ class Window:
         m1 = psutil.cpu_times()
         busy = (sum(m1) - m1.idle - m1.iowait) - (sum(self.m0) - self.m0.idle - self.m0.iowait)
         total = sum(m1) - sum(self.m0)
+        steal = getattr(m1, "steal", 0.0) - getattr(self.m0, "steal", 0.0)  # Linux only
         pct = [round(100 * (b - a) / wall, 1) for a, b in zip(self.c0, c1)]
         return {
             "seconds": round(wall, 2),
@@ -126,6 +127,9 @@ class Window:
             "redis_cpu_pct": pct[2] if self.redis else None,
             "outbox_worker_cpu_pct": pct[3] if self.worker else None,  # python -m app outbox
             "machine_busy_pct": round(100 * busy / total, 1) if total else None,  # of all cores
+            # time the hypervisor gave our vCPUs to others (counted in busy): with a busy
+            # neighbour the same code takes more of a core, so compare runs with little of it
+            "machine_steal_pct": round(100 * steal / total, 1) if total else None,
             "cores": psutil.cpu_count(),
             "loadavg_start": [round(x, 2) for x in self.load0],
             "loadavg_end": [round(x, 2) for x in os.getloadavg()],

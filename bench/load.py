@@ -325,7 +325,7 @@ def report_text(r: dict[str, Any]) -> str:
         f"errors             {r['errors'] or 0}",
         f"CPU (% of a core)  server {r['server_cpu_pct']}  generator {r['generator_cpu_pct']}  "
         f"redis {r['redis_cpu_pct']}  outbox worker {r['outbox_worker_cpu_pct']}  "
-        f"machine busy {r['machine_busy_pct']}% of "
+        f"machine busy {r['machine_busy_pct']}% (steal {r['machine_steal_pct']}%) of "
         f"{r['cores']} cores  load {r['loadavg_start']} -> {r['loadavg_end']}",
         f"server memory      {r['server_rss_mib']} MiB (idle {r['server_rss_idle_mib']} MiB)",
         f"redis              {red['commands_per_action']} commands/action (script calls incl.), "

@@ -56,7 +56,8 @@ def load_rows(tables: int, seconds: float) -> list[tuple[str, str, str]]:
         ("", "Redis commands per action (all)", str(red["commands_per_action"])),
         ("", "outbox max lag s (drained after stop)",
          f"{r['outbox']['lag_max_s']} ({r['outbox']['drained']})"),
-        ("", "machine busy % (both cores, shared)", str(r["machine_busy_pct"])),
+        ("", "machine busy % (both cores, shared), steal %",
+         f"{r['machine_busy_pct']}, {r['machine_steal_pct']}"),
     ]
 
 
