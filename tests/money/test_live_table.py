@@ -14,6 +14,7 @@ from app.db.models import Bet, LewatPayment, Match, Move, Round
 from app.db.session import make_sessionmaker
 from app.games.gaple import RULESET as GAPLE
 from app.services import replay
+from app.store.outbox import OutboxConsumer
 from tests.db import fixtures
 from tests.ws.client import SeatClient, register
 
@@ -143,3 +144,28 @@ async def test_concurrent_sits_by_one_player_take_one_buy_in(live_server, databa
         audit = (await http.get("/api/admin/audit",
                                 headers={"Authorization": f"Bearer {ADMIN}"})).json()
         assert audit["ok"] and audit["stacks_in_redis"] == audit["stacks_in_play"] == 300, audit
+
+
+async def test_a_replica_without_the_consumer_leaves_the_records_to_the_outbox_worker(
+        live_server, database):
+    """MEJA_OUTBOX_CONSUMER=false (a web replica beside ``python -m app outbox``, issue 10):
+    its moves still queue their entries, it writes none of them, and a consumer elsewhere
+    writes them once."""
+    url, sessions = database
+    srv = await live_server(database_url=url, starting_balance=2000, outbox_consumer=False)
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, h = await register(http, "Pergi")
+        tid = (await http.post("/api/tables", headers=h, json={
+            "game": "gaple", "seats": 4, "options": {"stake": 10}})).json()["id"]
+        assert (await http.post(f"/api/tables/{tid}/seats/0", headers=h,
+                                json={"buy_in": 300})).status_code == 200
+        assert (await http.delete(f"/api/tables/{tid}/seats/0", headers=h)).status_code == 200
+        await asyncio.sleep(4.0)  # a consuming replica has written it by now (2 s idle polls)
+        assert await srv.live.outbox.backlog() == 1  # the cash-out, still in Redis
+        wallet = (await http.get("/api/players/me/wallet", headers=h)).json()
+        assert wallet["balance"] == 1700
+        worker = OutboxConsumer(srv.live.redis, sessions, prefix=srv.settings.key_prefix)
+        assert await worker.run_once(block_ms=1) == 1
+        assert await srv.live.outbox.backlog() == 0
+        wallet = (await http.get("/api/players/me/wallet", headers=h)).json()
+        assert (wallet["balance"], wallet["at_tables"]) == (2000, {})
