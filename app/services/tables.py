@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from app.config import Settings
 from app.games import registry
 from app.games.base import opt_int
@@ -466,13 +468,16 @@ class TableService(TableViews):
 
 def _remember_log(before: Snapshot, after: Snapshot, ch: D.Change) -> None:
     """Keep the current match's action log with the snapshot just written, as the script
-    appended it (``store.action_log`` reads it back without a round trip). Known only when the
-    previous snapshot had it, or when this change dealt the match (its log starts here)."""
+    appended it: JSON bytes (``store.action_log`` reads it back without a round trip; as
+    dicts, a match's moves on every cached table were a third of the collector's middle
+    generation, issue 10). Known only when the previous snapshot had it, or when this change
+    dealt the match (its log starts here)."""
     match_no = ch.doc["match_no"]
+    logged = [orjson.dumps(e) for e in ch.log]
     if before.memo.get("log_match") == match_no:
-        after.memo["log"] = before.memo["log"] + ch.log
+        after.memo["log"] = before.memo["log"] + logged
     elif before.doc["match_no"] != match_no:
-        after.memo["log"] = list(ch.log)
+        after.memo["log"] = logged
     else:
         return
     after.memo["log_match"] = match_no

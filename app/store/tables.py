@@ -137,14 +137,15 @@ class TableStore:
 
     async def action_log(self, tid: str, match_no: int) -> list[dict[str, Any]]:
         """The match's action log. The service keeps the current match's log with the snapshot
-        it writes (``memo["log"]``, exactly what the script appended), so the move that ends a
+        it writes (``memo["log"]``: the JSON the script appended), so the move that ends a
         match costs no extra round trip when the cache is current. A cached log newer than the
         caller's snapshot only feeds a compare-and-set that then fails as stale."""
         snap = self.cache.get(tid)
         if snap is not None and snap.memo.get("log_match") == match_no:
-            return list(snap.memo["log"])
-        self._trip()
-        rows = await self.redis.lrange(self.keys.log(tid, match_no), 0, -1)
+            rows = snap.memo["log"]
+        else:
+            self._trip()
+            rows = await self.redis.lrange(self.keys.log(tid, match_no), 0, -1)
         return [orjson.loads(x) for x in rows]
 
     # --- writing -------------------------------------------------------------------------------
