@@ -1,11 +1,11 @@
 """What clients see of a table: the summary, each seat's view, and the socket messages.
 
-A mixin of TableService (it uses its ``store``). The socket messages' parts are computed once
-per seat and version and kept on the snapshot (``memo``) as JSON bytes (``orjson.Fragment``), so
-a fan-out to many sockets of one table costs one ``ruleset.view`` and one dump per seat, whatever
-the number of sockets. Bytes, not the views' dicts and lists: four views per move, kept with the
-snapshot until the table's next move, were most of what the garbage collector had to scan at
-hundreds of moves a second, in pauses of 20-130 ms (issue 10).
+A mixin of TableService (it uses its ``store``). Views are computed once per game seat and
+version and kept on the snapshot (``memo``) as JSON bytes (``orjson.Fragment``), so a fan-out to
+many sockets of one table costs one ``ruleset.view`` and one dump per seat, whatever the number
+of sockets. Bytes, not the views' dicts and lists: four views per move, kept with the snapshot
+until the table's next move, were most of what the garbage collector had to scan at hundreds of
+moves a second, in pauses of 20-130 ms (issue 10).
 """
 
 from __future__ import annotations
@@ -45,19 +45,24 @@ class TableViews:
             return None
         return self._ruleset(snap.doc["game"]).view(state, D.game_seat(snap.doc, table_seat))
 
+    def _view_json(self, snap: Snapshot, table_seat: int | None) -> orjson.Fragment | None:
+        """The view of a table seat as JSON bytes, dumped once per seat and version."""
+        if self._state(snap) is None:  # nothing dealt yet: no view, nothing kept
+            return None
+        gseat = D.game_seat(snap.doc, table_seat)
+        views = snap.memo.setdefault("views", {})
+        if gseat not in views:
+            views[gseat] = orjson.Fragment(orjson.dumps(self.view(snap, table_seat)))
+        return views[gseat]
+
     def seat_of(self, tid: str, pid: Any) -> int | None:
         snap = self.store.cache.get(tid)
         return D.seat_of(snap.doc, pid) if snap else None
 
     def state_message(self, snap: Snapshot, pid: Any, events: list | None) -> dict:
         n = D.seat_of(snap.doc, pid) if pid is not None else None
-        parts = snap.memo.setdefault("parts", {})
-        if n not in parts:  # the table as this seat sees it, and its view, dumped once
-            parts[n] = (orjson.Fragment(orjson.dumps({**self.summary(snap), "you": n})),
-                        orjson.Fragment(orjson.dumps(self.view(snap, n))))
-        table, view = parts[n]
-        msg = {"type": "state", "v": snap.v, "table": table, "view": view,
-               "events": events or []}
+        msg = {"type": "state", "v": snap.v, "table": {**self.summary(snap), "you": n},
+               "view": self._view_json(snap, n), "events": events or []}
         if events is None:
             msg["gap"] = True
         return msg
