@@ -16,7 +16,7 @@ from app.games.gaple import RULESET as GAPLE
 from app.services import replay
 from app.store.outbox import OutboxConsumer
 from tests.db import fixtures
-from tests.ws.client import SeatClient, register
+from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
 ADMIN = "admin-secret"
 
@@ -155,10 +155,7 @@ async def test_a_replica_without_the_consumer_leaves_the_records_to_the_outbox_w
     srv = await live_server(database_url=url, starting_balance=2000, outbox_consumer=False)
     async with httpx.AsyncClient(base_url=srv.url) as http:
         _, h = await register(http, "Pergi")
-        tid = (await http.post("/api/tables", headers=h, json={
-            "game": "gaple", "seats": 4, "options": {"stake": 10}})).json()["id"]
-        assert (await http.post(f"/api/tables/{tid}/seats/0", headers=h,
-                                json={"buy_in": 300})).status_code == 200
+        tid = await sit_at_new_chips_table(http, h)
         assert (await http.delete(f"/api/tables/{tid}/seats/0", headers=h)).status_code == 200
         await asyncio.sleep(4.0)  # a consuming replica has written it by now (2 s idle polls)
         assert await srv.live.outbox.backlog() == 1  # the cash-out, still in Redis

@@ -10,7 +10,7 @@ import httpx
 import orjson
 
 from app.services import table_doc as D
-from tests.ws.client import SeatClient, register
+from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
 ADMIN = "admin-secret"
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
@@ -88,10 +88,7 @@ async def test_a_table_left_by_its_last_human_closes_and_returns_the_bots_stakes
                             sweep_interval=0.01, seeds=lambda t, m: 77)
     async with httpx.AsyncClient(base_url=srv.url) as http:
         token, me = await register(http, "Last Lina")
-        tid = (await http.post("/api/tables", headers=me, json={
-            "game": "gaple", "seats": 3, "options": {"stake": 10}})).json()["id"]
-        assert (await http.post(f"/api/tables/{tid}/seats/0", headers=me,
-                                json={"buy_in": 300})).status_code == 200
+        tid = await sit_at_new_chips_table(http, me, seats=3)
         r = await http.post(f"/api/tables/{tid}/bots", headers=me)
         assert r.json()["status"] == "playing"
         sock = await SeatClient(srv.ws_url, tid, token).connect()

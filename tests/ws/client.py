@@ -25,6 +25,16 @@ async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
     return r.json()["token"], {"Authorization": f"Bearer {r.json()['token']}"}
 
 
+async def sit_at_new_chips_table(http: httpx.AsyncClient, headers: dict, seats: int = 4,
+                                 buy_in: int = 300) -> str:
+    """A new Gaple table at stake 10 with this player in seat 0 (a buy-in of ``buy_in``)."""
+    tid = (await http.post("/api/tables", headers=headers, json={
+        "game": "gaple", "seats": seats, "options": {"stake": 10}})).json()["id"]
+    r = await http.post(f"/api/tables/{tid}/seats/0", headers=headers, json={"buy_in": buy_in})
+    assert r.status_code == 200, r.text
+    return tid
+
+
 async def start_match(srv, game: str, n: int, options: dict | None = None, spectator=True,
                       spread=None):
     """A table of ``n`` real clients (and a spectator), all connected before the deal; with
