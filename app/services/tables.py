@@ -379,15 +379,16 @@ class TableService(TableViews):
             D.note_empty(ch.doc, self.now_ms())
             closing = ch.doc["status"] == "closed"
             outbox = await self._outbox(tid, snap, ch, v_next)
+            logged = [orjson.dumps(e) for e in ch.log]
             res = await self.store.cas(
                 tid, snap.v, ch.doc, events=ch.events, cmd=cmd,
-                deadline_ms=self._deadline(ch.doc), log=ch.log,
+                deadline_ms=self._deadline(ch.doc), log=logged,
                 match_no=ch.doc["match_no"], outbox=outbox, live="-" if closing else "",
                 expire=self.settings.closed_table_ttl if closing else None,
                 repair=not retry or bool(attempt))
             if res.status == "ok":
                 res.current.memo["state"] = ch.state
-                _remember_log(snap, res.current, ch)
+                _remember_log(snap, res.current, ch, logged)
                 self._schedule(tid, clock)
                 self.metrics.record_change(tid, res.v, ch)
                 return res, ch
@@ -466,14 +467,13 @@ class TableService(TableViews):
         return snap
 
 
-def _remember_log(before: Snapshot, after: Snapshot, ch: D.Change) -> None:
+def _remember_log(before: Snapshot, after: Snapshot, ch: D.Change, logged: list[bytes]) -> None:
     """Keep the current match's action log with the snapshot just written, as the script
     appended it: JSON bytes (``store.action_log`` reads it back without a round trip; as
     dicts, a match's moves on every cached table were a third of the collector's middle
     generation, issue 10). Known only when the previous snapshot had it, or when this change
     dealt the match (its log starts here)."""
     match_no = ch.doc["match_no"]
-    logged = [orjson.dumps(e) for e in ch.log]
     if before.memo.get("log_match") == match_no:
         after.memo["log"] = before.memo["log"] + logged
     elif before.doc["match_no"] != match_no:

@@ -164,14 +164,16 @@ class TableStore:
         events: list[dict[str, Any]],
         cmd: str | None = None,
         deadline_ms: int | None = None,
-        log: list[dict[str, Any]] = (),
+        log: list[bytes] = (),
         match_no: int = 0,
         outbox: list[str] = (),
         live: str = "",
         expire: int | None = None,
         repair: bool = True,
     ) -> CasResult:
-        """``live``: "" leaves the lobby registry alone, a score adds the table (creation), "-"
+        """``log`` and ``outbox``: the action log's and the outbox's new entries, as JSON (the
+        caller keeps the same lines with its snapshot, app/services/tables.py).
+        ``live``: "" leaves the lobby registry alone, a score adds the table (creation), "-"
         removes it once this change won (closing; ``expire`` then sets the keys' TTL).
         ``repair=False``: the caller retries at once when this loses, and that retry writes
         the clock entry again, so the loser's repair (a round trip) is skipped."""
@@ -179,7 +181,7 @@ class TableStore:
         args = [tid, expected, orjson.dumps(doc), "1" if cmd else "0", orjson.dumps(events),
                 "" if deadline_ms is None else deadline_ms, k.channel(tid), self.stream_len,
                 self.command_ttl, "" if expire is None else expire, len(outbox), *outbox,
-                len(log), *(orjson.dumps(e) for e in log), LOG_TTL]
+                len(log), *log, LOG_TTL]
         keys = self.script_keys(tid, match_no, cmd)
         self._trip()
         done = asyncio.get_running_loop().create_future()

@@ -26,7 +26,7 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
     await pubsub.get_message(timeout=1)  # the subscribe confirmation
     before = store.round_trips
     res = await store.cas("t1", 0, {"a": 1}, events=[{"type": "created"}], cmd="c1",
-                          deadline_ms=12345, log=[{"seat": 0}], match_no=1,
+                          deadline_ms=12345, log=[b'{"seat":0}'], match_no=1,
                           outbox=['{"kind":"x"}'], live="99")
     assert (res.status, res.v) == ("ok", 1) and store.round_trips - before == 1
     assert (await store.load("t1")).doc == {"a": 1}
