@@ -92,12 +92,12 @@ def create_app(settings: Settings | None = None, *,
         await engine.dispose()
 
     from . import metrics
-    from .api import history, lobby, ops, players, wallet
+    from .api import games, history, lobby, ops, players, wallet
     from .ws import endpoint
 
     app = FastAPI(title="Meja", version="0.1.0", lifespan=lifespan,
                   description="Online domino tables: a REST lobby and one WebSocket per table.")
-    for module in (players, lobby, ops, metrics, wallet, history, endpoint):
+    for module in (players, games, lobby, ops, metrics, wallet, history, endpoint):
         app.include_router(module.router)
     install_errors(app)
     if STATIC.is_dir():

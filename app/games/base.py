@@ -10,6 +10,7 @@ A ruleset is a pure state machine over frozen dataclass states:
     rs.view(state, seat | None) -> dict   what that seat (None: a spectator) may see
     rs.dump(state) -> dict ; rs.load(dict) -> State
     rs.parse_action(json) -> Action       the wire form; IllegalAction when malformed
+    rs.descriptor -> GameDescriptor       what the shell and the client need to know of the game
 
 ``hands`` deals exact tiles (tests, replays); ``stock`` additionally fixes the front of the
 boneyard, top first, for games that draw. Every view carries the common keys ``game``, ``seat``,
@@ -63,14 +64,98 @@ class Outcome:
         return codec.dump(self)
 
 
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One table option a creator may set (docs/rules.md names them), as data: the ruleset
+    parses with it and the client builds its create form from its JSON (``GET /api/games``).
+
+    The type follows from the fields: a bool default is a switch, ``choices`` a choice, else a
+    whole number from ``lo`` to ``hi``. ``help``: whether the dictionaries explain it
+    (``opt.<key>.help``)."""
+
+    key: str
+    default: Any
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[Any, ...] = ()
+    help: bool = False
+
+    @property
+    def type(self) -> str:
+        if isinstance(self.default, bool):
+            return "bool"
+        return "choice" if self.choices else "int"
+
+    def parse(self, options: Mapping[str, Any]) -> Any:
+        """The option's value in ``options`` (its default when absent); BadOptions otherwise."""
+        if self.type == "bool":
+            return opt_bool(options, self.key, self.default)
+        if self.type == "choice":
+            return opt_choice(options, self.key, self.default, self.choices)
+        assert self.lo is not None and self.hi is not None
+        return opt_int(options, self.key, self.default, self.lo, self.hi)
+
+    def to_json(self) -> JSON:
+        out: JSON = {"key": self.key, "type": self.type, "default": self.default,
+                     "label": f"opt.{self.key}",
+                     "help": f"opt.{self.key}.help" if self.help else None}
+        if self.type == "int":
+            out.update(min=self.lo, max=self.hi)
+        if self.type == "choice":
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class GameDescriptor:
+    """What the shell and the client know of a game besides the rules contract.
+
+    ``chips``: played for chips (Gaple, G-12): the table deals one state per round, fills in
+    the ``managed`` options (each round's stacks, previous winner) from its seats, and its
+    ``stake`` option is the table's stake. Other games play one state per match for points."""
+
+    name: str
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...]
+    default_seats: int = 4
+    chips: bool = False
+    managed: tuple[str, ...] = ()
+
+    def parse(self, options: Mapping[str, Any]) -> JSON:
+        """The creator's options, each checked against its declaration, defaults filled in."""
+        check_known(options, [o.key for o in self.options] + list(self.managed))
+        return {o.key: o.parse(options) for o in self.options}
+
+    def to_json(self) -> JSON:
+        return {"name": self.name,
+                "seats": {"min": self.min_seats, "max": self.max_seats,
+                          "default": self.default_seats},
+                "chips": self.chips, "managed": list(self.managed),
+                "options": [o.to_json() for o in self.options]}
+
+
 class Ruleset:
     """Shared machinery; a game subclasses it and fills in the game-specific hooks."""
 
-    name: ClassVar[str]
+    descriptor: ClassVar[GameDescriptor]
     state_type: ClassVar[type]
-    min_seats: ClassVar[int]
-    max_seats: ClassVar[int]
-    default_seats: ClassVar[int] = 4
+
+    @property
+    def name(self) -> str:
+        return self.descriptor.name
+
+    @property
+    def min_seats(self) -> int:
+        return self.descriptor.min_seats
+
+    @property
+    def max_seats(self) -> int:
+        return self.descriptor.max_seats
+
+    @property
+    def default_seats(self) -> int:
+        return self.descriptor.default_seats
 
     # --- hooks a game implements -------------------------------------------------------------
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:

@@ -41,16 +41,15 @@ from . import tiles as T
 from .base import (
     JSON,
     Action,
+    GameDescriptor,
+    Option,
     Outcome,
     Ruleset,
     Step,
     action_fields,
     action_kind,
-    check_known,
     evolve,
     hidden_from,
-    opt_bool,
-    opt_int,
 )
 from .errors import IllegalAction
 from .rng import rng_for
@@ -178,19 +177,14 @@ def round_points(hands, ending: str, out: int | None) -> tuple[int | None, int]:
 
 
 class Cross(Ruleset):
-    name = "cross"
+    descriptor = GameDescriptor("cross", 2, 4, options=(
+        Option("target", 100, 1, 10_000, help=True),
+        Option("draw_until_playable", False, help=True)))
     state_type = State
-    min_seats = 2
-    max_seats = 4
-    OPTIONS = ("target", "draw_until_playable")
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
         self.check_seats(n_seats)
-        check_known(options, self.OPTIONS)
-        return {
-            "target": opt_int(options, "target", 100, 1, 10_000),
-            "draw_until_playable": opt_bool(options, "draw_until_playable", False),
-        }
+        return self.descriptor.parse(options)
 
     def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
         opts = self.parse_options(options, n_seats)

@@ -20,15 +20,14 @@ from . import tiles as T
 from .base import (
     JSON,
     Action,
+    GameDescriptor,
+    Option,
     Outcome,
     Ruleset,
     Step,
     action_fields,
     action_kind,
-    check_known,
     hidden_from,
-    opt_choice,
-    opt_int,
 )
 from .errors import BadOptions, IllegalAction
 from .rng import rng_for
@@ -176,16 +175,17 @@ def dead_end_winner(hands, last_player: int) -> int:
 
 
 class Gaple(Ruleset):
-    name = "gaple"
+    descriptor = GameDescriptor(
+        "gaple", 2, 4, chips=True, managed=("stacks", "previous_winner"), options=(
+            Option("stake", 10, 1, MAX_STAKE, help=True),
+            Option("field", "normal", choices=("normal", "bet"), help=True),
+            Option("opener", "random", choices=("random", "previous_winner"))))
     state_type = State
-    min_seats = 2
-    max_seats = 4
-    OPTIONS = ("stake", "field", "opener", "stacks", "previous_winner")
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
         self.check_seats(n_seats)
-        check_known(options, self.OPTIONS)
-        stake = opt_int(options, "stake", 10, 1, MAX_STAKE)
+        parsed = self.descriptor.parse(options)
+        stake = parsed["stake"]
         stacks = options.get("stacks")
         if stacks is None and "stacks" not in options:
             stacks = [100 * stake] * n_seats  # valid by construction: nothing to check
@@ -199,13 +199,7 @@ class Gaple(Ruleset):
         previous = options.get("previous_winner")
         if previous is not None and (type(previous) is not int or not 0 <= previous < n_seats):
             raise BadOptions("previous_winner", f"must be a seat from 0 to {n_seats - 1} or null")
-        return {
-            "stake": stake,
-            "field": opt_choice(options, "field", "normal", ("normal", "bet")),
-            "opener": opt_choice(options, "opener", "random", ("random", "previous_winner")),
-            "stacks": list(stacks),
-            "previous_winner": previous,
-        }
+        return {**parsed, "stacks": list(stacks), "previous_winner": previous}
 
     def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
         opts = self.parse_options(options, n_seats)

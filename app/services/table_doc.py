@@ -13,10 +13,11 @@ A table document is a JSON-ready dict kept in Redis next to its version:
     result (the last outcome), clock: None | {kind: "turn"|"bot"|"next", at (ms), seat, v}
 
 Everything game specific goes through the ruleset, so every game is served by this one module.
-A ruleset whose options carry ``stacks`` is played for chips, one state per round (Gaple, G-12):
-the table fills in each round's ``stacks`` (and ``previous_winner``) from its seats, deals rounds
-while at least two seated players hold a stake, and adds each round's score deltas to the seats'
-stacks. Any other ruleset plays one state per match, then the table offers a rematch.
+A ruleset whose descriptor says ``chips`` is played for chips, one state per round (Gaple, G-12):
+the table fills in each round's ``managed`` options (``stacks``, ``previous_winner``) from its
+seats, deals rounds while at least two seated players hold a stake, and adds each round's score
+deltas to the seats' stacks. Any other ruleset plays one state per match, then the table offers
+a rematch.
 
 Readings taken where the issue leaves room:
 - A match starts when every seat is taken (bots count) and at least one human sits; a chips
@@ -47,7 +48,6 @@ from app.games.base import Action, Ruleset
 from app.games.rng import rng_for
 
 Doc = dict[str, Any]
-TABLE_MANAGED = ("stacks", "previous_winner")
 MAX_FORCED = 10_000
 
 
@@ -83,12 +83,12 @@ def state_json(doc: Doc) -> Any:
     return orjson.loads(orjson.dumps(raw)) if isinstance(raw, orjson.Fragment) else raw
 
 
-def new_doc(tid: str, game: str, n_seats: int, options: dict, turn_seconds: int,
+def new_doc(rs: Ruleset, tid: str, n_seats: int, options: dict, turn_seconds: int,
             created_ms: int) -> Doc:
-    chips = "stacks" in options
+    chips = rs.descriptor.chips
     return {
-        "id": tid, "game": game, "n_seats": n_seats, "turn_seconds": turn_seconds,
-        "options": {k: v for k, v in options.items() if k not in TABLE_MANAGED},
+        "id": tid, "game": rs.name, "n_seats": n_seats, "turn_seconds": turn_seconds,
+        "options": {k: v for k, v in options.items() if k not in rs.descriptor.managed},
         "chips": chips, "stake": options.get("stake") if chips else None,
         "status": "waiting", "seats": [None] * n_seats, "match_no": 0, "players": [],
         "seed": None, "match_options": None, "state": None, "result": None, "clock": None,

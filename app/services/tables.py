@@ -87,14 +87,14 @@ class TableService(TableViews):
                 turn_seconds = opt_int(options, "turn_seconds", 20, 1, 600)
                 del options["turn_seconds"]
             for key in options:
-                if key in D.TABLE_MANAGED:
+                if key in rs.descriptor.managed:
                     raise BadOptions(key, "is set by the table, not by its creator")
             parsed = rs.parse_options(options, n_seats)
         except BadOptions as e:
             field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
             raise TableError(422, "bad_options", e.message, field) from e
         tid = secrets.token_hex(5)
-        doc = D.new_doc(tid, game, n_seats, parsed, turn_seconds or self.settings.turn_seconds,
+        doc = D.new_doc(rs, tid, n_seats, parsed, turn_seconds or self.settings.turn_seconds,
                         self.now_ms())
         res = await self.store.cas(tid, 0, doc, events=[{"type": "created"}],
                                    deadline_ms=self._deadline(doc), live=str(doc["created"]))

@@ -9,6 +9,7 @@ import time
 import httpx
 import orjson
 
+from app.games.registry import get_ruleset
 from app.services import table_doc as D
 from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
@@ -128,7 +129,7 @@ async def _status(srv, tid: str, status: str) -> bool:
 
 # --- the pure transitions ----------------------------------------------------------------------
 def _doc(**seats) -> dict:
-    doc = D.new_doc("t", "gaple", 3, {"stake": 10, "stacks": []}, 20, created_ms=0)
+    doc = D.new_doc(get_ruleset("gaple"), "t", 3, {"stake": 10, "stacks": []}, 20, created_ms=0)
     for n, seat in seats.items():
         doc["seats"][int(n[1:])] = seat
     D.note_empty(doc, 0)

@@ -12,7 +12,7 @@ CROSS = registry.get_ruleset("cross")
 
 
 def doc_for(rs, n: int, **options):
-    return D.new_doc("t", rs.name, n, rs.parse_options(options, n), 20, 0)
+    return D.new_doc(rs, "t", n, rs.parse_options(options, n), 20, 0)
 
 
 def human(i: int, stack=None):

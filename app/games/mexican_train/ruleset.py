@@ -9,16 +9,14 @@ from .. import tiles as T
 from ..base import (
     JSON,
     Action,
+    GameDescriptor,
+    Option,
     Outcome,
     Ruleset,
     Step,
     action_fields,
     action_kind,
-    check_known,
     hidden_from,
-    opt_bool,
-    opt_choice,
-    opt_int,
 )
 from ..errors import IllegalAction
 from . import turns
@@ -26,20 +24,15 @@ from .model import DRAW, END_TURN, MEXICAN, PASS, TOP, Draw, EndTurn, Pass, Play
 
 
 class MexicanTrain(Ruleset):
-    name = "mexican_train"
+    descriptor = GameDescriptor("mexican_train", 2, 8, options=(
+        Option("rounds", 13, 1, 13, help=True),
+        Option("first_turn_multi", True, help=True),
+        Option("doubles", "satisfy", choices=("satisfy", "chain"))))
     state_type = State
-    min_seats = 2
-    max_seats = 8
-    OPTIONS = ("rounds", "first_turn_multi", "doubles")
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
         self.check_seats(n_seats)
-        check_known(options, self.OPTIONS)
-        return {
-            "rounds": opt_int(options, "rounds", 13, 1, 13),
-            "first_turn_multi": opt_bool(options, "first_turn_multi", True),
-            "doubles": opt_choice(options, "doubles", "satisfy", ("satisfy", "chain")),
-        }
+        return self.descriptor.parse(options)
 
     def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
         opts = self.parse_options(options, n_seats)

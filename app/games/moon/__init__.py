@@ -26,13 +26,13 @@ from .. import tiles as T
 from ..base import (
     JSON,
     Action,
+    GameDescriptor,
+    Option,
     Outcome,
     Ruleset,
     Step,
     action_fields,
     action_kind,
-    check_known,
-    opt_bool,
 )
 from ..errors import BadOptions, IllegalAction
 from ..rng import rng_for
@@ -57,22 +57,21 @@ KINDS = ("bid", "pass", "trump", "discard", "play")
 
 
 class Moon(Ruleset):
-    name = "moon"
+    # ``players`` follows from the seat count (M-13), so the creator never sets it; it is still
+    # accepted (and checked) from callers that name it.
+    descriptor = GameDescriptor(
+        "moon", 3, 4, options=(Option("first_lead_trump", False, help=True),))
     state_type = State
-    min_seats = 3
-    max_seats = 4
-    OPTIONS = ("players", "first_lead_trump")
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
         self.check_seats(n_seats)
-        check_known(options, self.OPTIONS)
         players = options.get("players", n_seats)
         if players not in (3, 4) or type(players) is not int:
             raise BadOptions("players", "must be 4 (partnerships) or 3 (three-handed, M-13)")
         if players != n_seats:
             raise BadOptions("players", f"{players} players need {players} seats, not {n_seats}")
-        return {"players": players,
-                "first_lead_trump": opt_bool(options, "first_lead_trump", False)}
+        rest = {k: v for k, v in options.items() if k != "players"}
+        return {"players": players, **self.descriptor.parse(rest)}
 
     def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
         opts = self.parse_options(options, n_seats)
