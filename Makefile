@@ -27,6 +27,7 @@ system-deps:
 
 test: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
 simulate: $(STAMP)

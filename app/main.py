@@ -23,9 +23,13 @@ from .api.deps import install_errors
 from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
-from .metrics import Metrics
+from .metrics import Metrics, count_round_trip
+from .services.lobby import Lobby
+from .services.moves import Moves
 from .services.players import Players
-from .services.tables import TableService
+from .services.records import outbox_consumer
+from .services.table_views import TableViews
+from .services.table_write import TableWriter
 from .store.clocks import Sweeper
 from .store.connection import open_redis
 from .store.hub import Hub
@@ -48,16 +52,22 @@ class Live:
         self.db = db  # async_sessionmaker (chips & records)
         self.keys = Keys(settings.key_prefix)
         self.store = TableStore(redis, self.keys, stream_len=settings.event_stream_len,
-                                command_ttl=settings.command_ttl_seconds)
+                                command_ttl=settings.command_ttl_seconds,
+                                on_trip=count_round_trip)
         self.players = Players(redis, self.keys, settings.signing_key, db=db,
                                grant=settings.starting_balance)
         self.metrics = Metrics()
-        self.tables = TableService(settings, self.store, seeds=seeds, db=db, metrics=self.metrics)
-        self.outbox = OutboxConsumer(redis, db, prefix=settings.key_prefix,
-                                     min_idle_ms=settings.outbox_reclaim_ms)
+        self.writer = TableWriter(settings, self.store, metrics=self.metrics, seeds=seeds,
+                                  chips=db is not None,
+                                  wake=lambda tid, v: self.moves.run_clock(tid, v))
+        self.views = TableViews(self.store)
+        self.lobby = Lobby(self.writer, self.views, db=db)
+        self.moves = Moves(self.writer)
+        self.outbox = outbox_consumer(redis, db, prefix=settings.key_prefix,
+                                      min_idle_ms=settings.outbox_reclaim_ms)
         self.hub = Hub(redis, self.keys, self.store,
                        lambda tid, msg, socks: deliver(self, tid, msg, socks))
-        self.sweeper = Sweeper(redis, self.keys, self.tables.run_clock,
+        self.sweeper = Sweeper(redis, self.keys, self.moves.run_clock,
                                interval=settings.sweep_interval,
                                lease=settings.claim_lease_seconds,
                                repair_every=settings.clock_repair_seconds)
@@ -85,19 +95,18 @@ def create_app(settings: Settings | None = None, *,
             try:
                 yield
             finally:
-                await cancel_all([*workers, *live.tables.tasks])
+                await cancel_all([*workers, *live.writer.tasks])
                 if settings.outbox_consumer:
                     await drain_outbox(live.outbox, settings.shutdown_grace)
                 await live.hub.stop()
         await engine.dispose()
 
-    from . import metrics
     from .api import games, history, lobby, ops, players, wallet
     from .ws import endpoint
 
     app = FastAPI(title="Meja", version="0.1.0", lifespan=lifespan,
                   description="Online domino tables: a REST lobby and one WebSocket per table.")
-    for module in (players, games, lobby, ops, metrics, wallet, history, endpoint):
+    for module in (players, games, lobby, ops, wallet, history, endpoint):
         app.include_router(module.router)
     install_errors(app)
     if STATIC.is_dir():

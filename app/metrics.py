@@ -1,4 +1,8 @@
-"""Prometheus metrics (``GET /metrics``) and the game log line, one registry per app.
+"""Prometheus metrics and the game log line, one registry per app (served by app/api/ops.py).
+
+A leaf: it imports nothing of the app. Services report into it (``action``, ``record_change``);
+the store reports its round trips through the ``on_trip`` callback it is given
+(``count_round_trip``).
 
 Each app instance has its own ``CollectorRegistry`` (tests run two apps in one process). Scrape
 every replica on its own (the proxy does not serve ``/metrics``); sum across replicas in queries.
@@ -16,41 +20,43 @@ Shared state, read from Redis at scrape time (the same value on every replica; u
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    generate_latest,
-)
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import generate_latest as _generate
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
-
-from . import logs
 
 log = logging.getLogger("meja.tables")
 LANDMARKS = frozenset({"created", "seated", "left", "leaving", "removed", "away", "back",
                        "timeout", "match_started", "round_over", "table_over", "table_closed",
                        "rematch"})
-router = APIRouter(tags=["ops"])
-
-# Redis round trips of the action being served in this task (None outside an action).
-_TRIPS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("meja_trips",
-                                                                         default=None)
+# The player action being served in this task (None outside an action).
+_ACTION: contextvars.ContextVar[Action | None] = contextvars.ContextVar("meja_action",
+                                                                       default=None)
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
 def count_round_trip() -> None:
-    """Called by the table store for each Redis round trip (counts it for the current action)."""
-    trips = _TRIPS.get()
-    if trips is not None:
-        trips[0] += 1
+    """The table store's ``on_trip``: one Redis round trip of the current action, if any."""
+    action = _ACTION.get()
+    if action is not None:
+        action.trips += 1
+
+
+class Action:
+    """One player action being timed: the service sets its game and reply when it knows them."""
+
+    __slots__ = ("trips", "game", "reply")
+
+    def __init__(self) -> None:
+        self.trips = 0
+        self.game = "unknown"
+        self.reply: dict[str, Any] = {}
 
 
 class Metrics:
@@ -78,32 +84,31 @@ class Metrics:
         self.outbox_lag = Gauge("meja_outbox_lag_seconds",
                                 "Age of the oldest outbox entry not yet in the database",
                                 registry=r)
-        self._live: Any = None
 
     def watch(self, live: Any) -> None:
         """Read the process's own numbers (sockets, consumer counts) from ``live`` at scrape."""
-        self._live = live
         self.registry.register(_LiveCollector(live))
 
+    def exposition(self) -> bytes:
+        return _generate(self.registry)
+
     # --- the action path -----------------------------------------------------------------------
-    async def act(self, live: Any, tid: str, pid: Any, cmd: str, v: int, action: Any) -> dict:
-        """``live.tables.act`` timed, its Redis round trips counted, its log lines tagged."""
-        trips = [0]
-        token = _TRIPS.set(trips)
+    @contextlib.contextmanager
+    def action(self) -> Iterator[Action]:
+        """Time a player's action from receipt to its answer and count its Redis round trips;
+        the caller fills in ``game`` and ``reply``."""
+        action = Action()
+        token = _ACTION.set(action)
         start = time.perf_counter()
         try:
-            with logs.table_context(tid, v):
-                reply = await live.tables.act(tid, pid, cmd, v, action)
+            yield action
         finally:
-            _TRIPS.reset(token)
-        snap = live.store.cache.get(tid)
-        game = snap.doc["game"] if snap is not None else "unknown"
-        self.action_seconds.labels(game).observe(time.perf_counter() - start)
-        if reply.get("type") == "ack":
-            self.round_trips.observe(trips[0])
+            _ACTION.reset(token)
+        self.action_seconds.labels(action.game).observe(time.perf_counter() - start)
+        if action.reply.get("type") == "ack":
+            self.round_trips.observe(action.trips)
         else:
-            self.refusals.labels(reply.get("code", "error")).inc()
-        return reply
+            self.refusals.labels(action.reply.get("code", "error")).inc()
 
     def record_change(self, tid: str, v: int, ch: Any) -> None:
         """After a successful compare-and-set: count its actions and timeouts and write the game
@@ -180,13 +185,3 @@ class _LiveCollector:
 
 def _s(x: Any) -> str:
     return x.decode() if isinstance(x, bytes) else x
-
-
-@router.get("/metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
-    live = request.app.state.live
-    try:
-        await live.metrics.refresh(live)
-    except Exception:  # Redis down: still serve the process's own numbers
-        logging.getLogger("meja.metrics").warning("metrics: Redis not readable", exc_info=True)
-    return Response(generate_latest(live.metrics.registry), media_type=CONTENT_TYPE_LATEST)

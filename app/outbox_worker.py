@@ -20,15 +20,15 @@ from . import logs
 from .config import get_settings
 from .db.session import make_engine, make_sessionmaker
 from .main import cancel_all, drain_outbox
+from .services.records import outbox_consumer
 from .store.connection import open_redis
-from .store.outbox import OutboxConsumer
 
 
 async def run(settings) -> None:
     engine = make_engine(settings.database_url)
     try:
         async with open_redis(settings) as redis:
-            consumer = OutboxConsumer(redis, make_sessionmaker(engine),
+            consumer = outbox_consumer(redis, make_sessionmaker(engine),
                                       prefix=settings.key_prefix,
                                       min_idle_ms=settings.outbox_reclaim_ms)
             stop = asyncio.Event()

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.db import migrate  # noqa: E402
 from app.db.session import make_engine, make_sessionmaker  # noqa: E402
 from app.services import money  # noqa: E402
-from app.store.outbox import OutboxConsumer  # noqa: E402
+from app.services.records import outbox_consumer  # noqa: E402
 from tests.money.sim import SimTable  # noqa: E402
 
 DEFAULT_DB = "postgresql://postgres@127.0.0.1:5432/test"
@@ -52,7 +52,7 @@ async def run(args: argparse.Namespace) -> dict:
                 await table.sit(seat, player.id, 10**5)
             for r in range(args.rounds):
                 await table.play_round(1000 * t + r, "bet")
-        consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+        consumer = outbox_consumer(redis, sessions, prefix=prefix)
         entries = await consumer.backlog()
         cpu, wall = time.process_time(), time.perf_counter()
         while await consumer.backlog():

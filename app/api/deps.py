@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-from app.services.tables import TableError
+from app.services.table_errors import TableError
 
 
 def live(request: Request) -> Any:

@@ -1,6 +1,6 @@
 """The lobby: list, create, look at, sit at, leave and fill tables; quick join; rematch.
 
-Each route parses, calls one TableService function and answers; refusals are TableError
+Each route parses, calls one ``Lobby`` function and answers; refusals are TableError
 (404 unknown table or seat, 409 a seat taken or not yours, 422 bad options naming the field).
 """
 
@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
+
+from app.services.table_doc import TableStatus
 
 from .deps import Live, Player
 
@@ -44,7 +46,7 @@ class TableOut(BaseModel):
     options: dict[str, Any] = Field(description="the game's options, validated by its rules")
     stake: int | None = Field(description="chips games only")
     turn_seconds: int
-    status: Literal["waiting", "playing", "over"]
+    status: TableStatus = Field(description="closed: the final state stays readable")
     match_no: int = Field(description="matches dealt so far (Gaple: rounds)")
     players: list[int] = Field(description="the table seat of each game seat in play")
     seats: list[SeatOut]
@@ -89,46 +91,46 @@ async def list_tables(live: Live, game: str | None = None, stake: int | None = N
                       page: int = Query(1, ge=1), per_page: int = Query(20, ge=1, le=100)
                       ) -> dict:
     """Live tables, newest first; filter by game, stake and open seats."""
-    return await live.tables.list(game=game, stake=stake, open_seats=open, page=page,
+    return await live.lobby.list(game=game, stake=stake, open_seats=open, page=page,
                                   per_page=per_page)
 
 
 @router.post("/tables", status_code=201, response_model=TableOut)
 async def create_table(body: NewTable, live: Live, player: Player) -> dict:
     """A new table; its game's rules validate the options (422 names the field)."""
-    return await live.tables.create(body.game, body.seats, body.options, body.turn_seconds)
+    return await live.lobby.create(body.game, body.seats, body.options, body.turn_seconds)
 
 
 @router.get("/tables/{tid}", response_model=TableOut)
 async def get_table(tid: str, live: Live) -> dict:
-    return await live.tables.get(tid)
+    return await live.lobby.get(tid)
 
 
 @router.post("/tables/{tid}/seats/{n}", response_model=TableOut)
 async def sit(tid: str, n: int, live: Live, player: Player, body: SitBody | None = None) -> dict:
     """Take seat ``n``; the match (round) starts by itself once the table is ready."""
-    return await live.tables.sit(player, tid, n, body.buy_in if body else None)
+    return await live.lobby.sit(player, tid, n, body.buy_in if body else None)
 
 
 @router.delete("/tables/{tid}/seats/{n}", response_model=TableOut)
 async def leave(tid: str, n: int, live: Live, player: Player) -> dict:
     """Leave seat ``n``; during a match the bot plays it to the end, then it is freed."""
-    return await live.tables.leave(player, tid, n)
+    return await live.lobby.leave(player, tid, n)
 
 
 @router.post("/tables/{tid}/bots", response_model=TableOut)
 async def add_bots(tid: str, live: Live, player: Player) -> dict:
     """Give every empty seat a bot."""
-    return await live.tables.add_bots(player, tid)
+    return await live.lobby.add_bots(player, tid)
 
 
 @router.post("/tables/{tid}/rematch", response_model=TableOut)
 async def rematch(tid: str, live: Live, player: Player) -> dict:
     """Say yes to another match once this one is over (all seated humans must)."""
-    return await live.tables.rematch(player, tid)
+    return await live.lobby.rematch(player, tid)
 
 
 @router.post("/quick-join", response_model=Joined)
 async def quick_join(body: QuickJoin, live: Live, player: Player) -> dict:
     """An open seat at a table with people, else a new table filled with bots."""
-    return await live.tables.quick_join(player, body.game)
+    return await live.lobby.quick_join(player, body.game)

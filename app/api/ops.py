@@ -1,13 +1,15 @@
-"""Operations: ``/healthz`` (the process is alive) and ``/readyz`` (Redis and the database
-answer within a couple of seconds; 503 otherwise). ``/metrics`` lives in app/metrics.py."""
+"""Operations: ``/healthz`` (the process is alive), ``/readyz`` (Redis and the database answer
+within a couple of seconds; 503 otherwise) and ``/metrics`` (Prometheus, app/metrics.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 
 from .deps import Live
@@ -36,3 +38,12 @@ async def readyz(live: Live) -> JSONResponse:
 async def _select_one(sessions) -> None:
     async with sessions() as session:
         await session.execute(text("SELECT 1"))
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(live: Live) -> Response:
+    try:
+        await live.metrics.refresh(live)
+    except Exception:  # Redis down: still serve the process's own numbers
+        logging.getLogger("meja.metrics").warning("metrics: Redis not readable", exc_info=True)
+    return Response(live.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)

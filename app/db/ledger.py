@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -114,8 +114,3 @@ async def txn_exists(session: AsyncSession, key: str) -> bool:
     found = await session.execute(select(LedgerTxn.id).where(LedgerTxn.key == key))
     return found.first() is not None
 
-
-async def account_balance(session: AsyncSession, account: str) -> int:
-    stmt = select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-        LedgerEntry.account == account)
-    return int((await session.execute(stmt)).scalar_one())

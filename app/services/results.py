@@ -31,6 +31,7 @@ from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
 from app.games.base import Step
 from app.games.registry import get_ruleset
 from app.services.money import cash_out_in
+from app.store.outbox import BadEntry
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,10 +135,6 @@ def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> st
 # Rows are written through the tables (Core statements), not the ORM's unit of work or bulk
 # paths: the outbox writes every entry's rows, and the ORM's bookkeeping was most of its CPU.
 ROUNDS, MATCHES = Round.__table__, Match.__table__
-
-
-class BadEntry(ValueError):
-    """An outbox entry that can never be written (unknown kind, missing fields)."""
 
 
 async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:

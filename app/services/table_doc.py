@@ -1,16 +1,7 @@
 """The table document and its pure transitions (no I/O): seats, dealing, moves, clocks, messages.
 
-A table document is a JSON-ready dict kept in Redis next to its version:
-
-    id, game, n_seats, options (the ruleset's parsed options, without table-managed ones),
-    turn_seconds, stake (None when the game is not played for chips), chips (bool),
-    status: "waiting" | "playing" | "over" (a finished match offers a rematch),
-    status: ... | "closed" (no human for ``empty_table_seconds``: every seat freed, refuses all),
-    seats: [None | {player, name, bot, away, timeouts, stack, sit, leaving, rematch, seen}],
-    empty_since (ms: since when no human has a seat; None while one has),
-    match_no, players (game seat -> table seat of the current state), seed, state (dumped),
-    match_options (what ``new_state`` got: with ``seed`` and the log it rebuilds the match),
-    result (the last outcome), clock: None | {kind: "turn"|"bot"|"next", at (ms), seat, v}
+A table document (``TableDoc`` below, with its ``Seat`` and ``Clock``) is a JSON-ready dict kept
+in Redis next to its version; ``TableStatus`` is its status, the same the API answers.
 
 Everything game specific goes through the ruleset, so every game is served by this one module.
 A ruleset whose descriptor says ``chips`` is played for chips, one state per round (Gaple, G-12):
@@ -25,7 +16,7 @@ Readings taken where the issue leaves room:
   round out). Tables with no human left who is not away do not start anything new.
 - Leaving during a match (a round at chips tables) hands the seat to the bot until it ends; the
   seat is freed then. Bots that cannot cover a stake leave between rounds.
-- Idle seats (issue 7): a human who is ``away`` (O-3) when the match (round) ends is freed then,
+- Idle seats: a human who is ``away`` (O-3) when the match (round) ends is freed then,
   like one who left. A human not playing in the current match (waiting for players or a
   rematch, or sitting a chips round out) whose last act/sit/sync/chat (``seen``) is older than
   ``idle_seat_seconds`` is freed at once. Humans playing the current match are governed by O-3
@@ -39,15 +30,67 @@ Readings taken where the issue leaves room:
 from __future__ import annotations
 
 import random
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal, TypedDict
 
 import orjson
 
-from app.games import bots
+from app.games import bots, registry
 from app.games.base import Action, Ruleset
 from app.games.rng import rng_for
 
-Doc = dict[str, Any]
+
+class TableStatus(StrEnum):
+    """A table's status; a ``StrEnum``, so documents keep plain strings in Redis."""
+
+    WAITING = "waiting"  # seats to fill (or a chips table between rounds without two players)
+    PLAYING = "playing"
+    OVER = "over"  # a finished match offers a rematch
+    CLOSED = "closed"  # no human for ``empty_table_seconds``: every seat freed, refuses all
+
+
+class Seat(TypedDict):
+    player: Any  # a player id, or "bot:<n>"
+    name: str
+    bot: bool
+    away: bool  # O-3: played by the bot until the player sends anything
+    timeouts: int
+    stack: int | None  # chips tables: the chips on the seat
+    sit: int  # the table version the seat was taken at
+    leaving: bool  # left during the match: the bot plays it to the end
+    rematch: bool
+    seen: int | None  # ms: the player's last act, sit, sync or chat
+
+
+class Clock(TypedDict):
+    kind: Literal["turn", "bot", "next"]
+    at: int  # ms since the epoch
+    seat: int | None
+    v: int  # the version it was set at
+
+
+class TableDoc(TypedDict):
+    id: str
+    game: str
+    n_seats: int
+    options: dict[str, Any]  # the ruleset's parsed options, without the table-managed ones
+    turn_seconds: int
+    stake: int | None  # None when the game is not played for chips
+    chips: bool
+    status: str  # a TableStatus
+    seats: list[Seat | None]
+    empty_since: int | None  # ms: since when no human has a seat; None while one has
+    match_no: int
+    players: list[int]  # game seat -> table seat of the current state
+    seed: int | None
+    state: Any  # the dumped rules state (JSON, or its bytes as an orjson.Fragment)
+    match_options: dict[str, Any] | None  # what ``new_state`` got: with the seed and the log
+    result: dict[str, Any] | None  # the last outcome
+    clock: Clock | None
+    created: int  # ms
+
+
+Doc = TableDoc
 MAX_FORCED = 10_000
 
 
@@ -77,6 +120,16 @@ def seal(ch: Change, rs: Ruleset) -> None:
         ch.dirty = False
 
 
+def state_of(snap: Any) -> Any:
+    """The rules state of a snapshot, loaded once and kept in its ``memo`` (None before the
+    first deal)."""
+    if "state" not in snap.memo:
+        raw = state_json(snap.doc)
+        rs = registry.get_ruleset(snap.doc["game"])
+        snap.memo["state"] = rs.load(raw) if raw is not None else None
+    return snap.memo["state"]
+
+
 def state_json(doc: Doc) -> Any:
     """The dumped state of a document, as JSON values (None before the first deal)."""
     raw = doc["state"]
@@ -90,7 +143,7 @@ def new_doc(rs: Ruleset, tid: str, n_seats: int, options: dict, turn_seconds: in
         "id": tid, "game": rs.name, "n_seats": n_seats, "turn_seconds": turn_seconds,
         "options": {k: v for k, v in options.items() if k not in rs.descriptor.managed},
         "chips": chips, "stake": options.get("stake") if chips else None,
-        "status": "waiting", "seats": [None] * n_seats, "match_no": 0, "players": [],
+        "status": TableStatus.WAITING, "seats": [None] * n_seats, "match_no": 0, "players": [],
         "seed": None, "match_options": None, "state": None, "result": None, "clock": None,
         "created": created_ms, "empty_since": created_ms,
     }
@@ -112,7 +165,8 @@ def seat_of(doc: Doc, pid: Any) -> int | None:
 
 
 def game_seat(doc: Doc, table_seat: int | None) -> int | None:
-    if table_seat is None or doc["status"] != "playing" or table_seat not in doc["players"]:
+    if (table_seat is None or doc["status"] != TableStatus.PLAYING
+            or table_seat not in doc["players"]):
         return None
     return doc["players"].index(table_seat)
 
@@ -141,7 +195,7 @@ def remove(ch: Change, n: int) -> None:
         ch.events.append({"type": "leaving", "table_seat": n})
     else:
         vacate(ch, n)
-    if not human_seated(ch.doc) and ch.doc["status"] != "playing":
+    if not human_seated(ch.doc) and ch.doc["status"] != TableStatus.PLAYING:
         for m, seat in enumerate(ch.doc["seats"]):
             if seat and seat["bot"]:
                 vacate(ch, m)
@@ -150,7 +204,7 @@ def remove(ch: Change, n: int) -> None:
 # --- dealing ---------------------------------------------------------------------------------
 def dealable(doc: Doc) -> list[int] | None:
     """The table seats the next match/round would deal to, or None when it cannot start."""
-    if doc["status"] == "playing" or not human_seated(doc):
+    if doc["status"] == TableStatus.PLAYING or not human_seated(doc):
         return None
     seats = doc["seats"]
     if doc["chips"]:
@@ -159,7 +213,7 @@ def dealable(doc: Doc) -> list[int] | None:
         return ready if len(ready) >= 2 else None
     if any(s is None or s["leaving"] for s in seats):
         return None
-    if doc["status"] == "over" and not all(s["rematch"] for s in seats if not s["bot"]):
+    if doc["status"] == TableStatus.OVER and not all(s["rematch"] for s in seats if not s["bot"]):
         return None
     return list(range(len(seats)))
 
@@ -172,7 +226,7 @@ def deal(ch: Change, rs: Ruleset, seed: int, players: list[int], v_next: int) ->
         last = (doc["result"] or {}).get("winner_seat")
         opts["previous_winner"] = players.index(last) if last in players else None
     ch.state = rs.new_state(opts, len(players), seed)
-    doc.update(status="playing", players=players, seed=seed, match_no=doc["match_no"] + 1,
+    doc.update(status=TableStatus.PLAYING, players=players, seed=seed, match_no=doc["match_no"] + 1,
                result=None, match_options=opts)
     ch.dirty = True
     for s in doc["seats"]:
@@ -194,7 +248,7 @@ def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
     """RULES.md O-4: while a pass or a draw is the only move, apply it at once. A ruleset whose
     forced moves never end would hang the table's writer, so that is an error instead."""
     for _ in range(MAX_FORCED):
-        if ch.state is None or ch.doc["status"] != "playing":
+        if ch.state is None or ch.doc["status"] != TableStatus.PLAYING:
             return
         action = rs.forced_action(ch.state)
         if action is None:
@@ -221,7 +275,7 @@ def _finish(ch: Change, rs: Ruleset) -> None:
     outcome = rs.outcome(ch.state)
     result = outcome.to_json()
     result["winner_seat"] = doc["players"][outcome.winners[0]] if outcome.winners else None
-    doc.update(status="over", result=result)
+    doc.update(status=TableStatus.OVER, result=result)
     if doc["chips"]:
         for gseat, delta in enumerate(outcome.scores):
             doc["seats"][doc["players"][gseat]]["stack"] += delta
@@ -274,9 +328,9 @@ def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
                bot_delay: float, round_pause: float) -> dict | None:
     """O-3: the deadline of the seat to act (a bot's short delay for bots and away players), or
     the pause before a chips table's next round."""
-    if doc["status"] == "closed":
+    if doc["status"] == TableStatus.CLOSED:
         return None
-    if doc["status"] == "playing":
+    if doc["status"] == TableStatus.PLAYING:
         gseat = rs.to_act(state)
         n = doc["players"][gseat]
         seat = doc["seats"][n]
@@ -299,10 +353,11 @@ def _idle_candidates(doc: Doc) -> list[tuple[int, int]]:
 
 def chores_at(doc: Doc, *, idle_ms: int, empty_ms: int) -> int | None:
     """When the table next needs an idle check or its closing (ms), or None."""
-    if doc["status"] == "closed":
+    if doc["status"] == TableStatus.CLOSED:
         return None
     times = [seen + idle_ms for _, seen in _idle_candidates(doc)]
-    if doc["status"] != "playing" and not any_human(doc) and doc.get("empty_since") is not None:
+    idle = doc["status"] != TableStatus.PLAYING and not any_human(doc)
+    if idle and doc.get("empty_since") is not None:
         times.append(doc["empty_since"] + empty_ms)
     return min(times, default=None)
 
@@ -317,7 +372,8 @@ def chores(ch: Change, now_ms: int, *, idle_ms: int, empty_ms: int) -> bool:
             changed = True
     note_empty(doc, now_ms)
     at = chores_at(doc, idle_ms=idle_ms, empty_ms=empty_ms)
-    if doc["status"] != "playing" and not any_human(doc) and at is not None and at <= now_ms:
+    idle = doc["status"] != TableStatus.PLAYING and not any_human(doc)
+    if idle and at is not None and at <= now_ms:
         close(ch)
         changed = True
     return changed
@@ -327,7 +383,7 @@ def close(ch: Change) -> None:
     for n, seat in enumerate(ch.doc["seats"]):
         if seat:
             vacate(ch, n)
-    ch.doc.update(status="closed", clock=None)
+    ch.doc.update(status=TableStatus.CLOSED, clock=None)
     ch.events.append({"type": "table_closed"})
 
 

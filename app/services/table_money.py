@@ -1,7 +1,7 @@
 """What a table change means for chips and records: the seam between live tables and money.
 
-``TableService`` (live tables) calls :func:`change_entries` for every change just before its
-compare-and-set, and writes the strings it returns to the table's outbox in the same atomic
+The write path (``TableWriter.change``) calls :func:`change_entries` for every change just before
+its compare-and-set, and writes the strings it returns to the table's outbox in the same atomic
 step. Nothing here does database I/O; it reads the match's action log from Redis only when a
 change ends a match (the record needs the whole log).
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.services import results
+from app.services.table_doc import TableStatus
 
 
 def _occupants(before_doc: dict, ch: Any) -> dict[int, dict]:
@@ -44,7 +45,8 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
         logged: list[dict] | None = None
         for i, step in enumerate(ch.steps):
             log: list[dict] = []
-            if step is ch.steps[-1] and doc["status"] != "playing":  # this step ends the match
+            ends_match = doc["status"] != TableStatus.PLAYING
+            if step is ch.steps[-1] and ends_match:
                 if logged is None:
                     logged = await store.action_log(tid, doc["match_no"])
                 log = logged + [e for e in ch.log[:i + 1] if e["match_no"] == doc["match_no"]]

@@ -1,11 +1,11 @@
 """What clients see of a table: the summary, each seat's view, and the socket messages.
 
-A mixin of TableService (it uses its ``store``). Views are computed once per game seat and
+An object the table services hold (over the store). Views are computed once per game seat and
 version and kept on the snapshot (``memo``) as JSON bytes (``orjson.Fragment``), so a fan-out to
 many sockets of one table costs one ``ruleset.view`` and one dump per seat, whatever the number
 of sockets. Bytes, not the views' dicts and lists: four views per move, kept with the snapshot
 until the table's next move, were most of what the garbage collector had to scan at hundreds of
-moves a second, in pauses of 20-130 ms (issue 10).
+moves a second, in pauses of 20-130 ms (bench/README.md).
 """
 
 from __future__ import annotations
@@ -15,23 +15,16 @@ from typing import Any
 import orjson
 
 from app.games import registry
-from app.store.tables import Snapshot
+from app.store.tables import Snapshot, TableStore
 
 from . import table_doc as D
 
+RECENT = 16
+
 
 class TableViews:
-    store: Any
-
-    def _ruleset(self, game: str):
-        return registry.get_ruleset(game)
-
-    def _state(self, snap: Snapshot) -> Any:
-        if "state" not in snap.memo:
-            raw = D.state_json(snap.doc)
-            rs = self._ruleset(snap.doc["game"])
-            snap.memo["state"] = rs.load(raw) if raw is not None else None
-        return snap.memo["state"]
+    def __init__(self, store: TableStore):
+        self.store = store
 
     def summary(self, snap: Snapshot) -> dict:
         if "summary" not in snap.memo:
@@ -40,14 +33,14 @@ class TableViews:
 
     def view(self, snap: Snapshot, table_seat: int | None) -> dict | None:
         """The rules view for a table seat (a spectator's for None or an unseated player)."""
-        state = self._state(snap)
+        state = D.state_of(snap)
         if state is None:
             return None
-        return self._ruleset(snap.doc["game"]).view(state, D.game_seat(snap.doc, table_seat))
+        return registry.get_ruleset(snap.doc["game"]).view(state, D.game_seat(snap.doc, table_seat))
 
     def _view_json(self, snap: Snapshot, table_seat: int | None) -> orjson.Fragment | None:
         """The view of a table seat as JSON bytes, dumped once per seat and version."""
-        if self._state(snap) is None:  # nothing dealt yet: no view, nothing kept
+        if D.state_of(snap) is None:  # nothing dealt yet: no view, nothing kept
             return None
         gseat = D.game_seat(snap.doc, table_seat)
         views = snap.memo.setdefault("views", {})
@@ -56,7 +49,7 @@ class TableViews:
         return views[gseat]
 
     def seat_of(self, tid: str, pid: Any) -> int | None:
-        snap = self.store.cache.get(tid)
+        snap = self.store.cached(tid)
         return D.seat_of(snap.doc, pid) if snap else None
 
     def state_message(self, snap: Snapshot, pid: Any, events: list | None) -> dict:
@@ -68,12 +61,17 @@ class TableViews:
         return msg
 
     async def sync_message(self, tid: str, pid: Any, since: int | None) -> dict | None:
-        """A fresh ``state`` with the events after ``since`` (``gap`` when they are gone)."""
+        """A fresh ``state`` with the events after ``since`` (``gap`` when they are gone).
+        Without ``since`` (a new socket) the events of the last ``RECENT`` versions come with
+        it: the rules state keeps no display history, so this is what the client shows of the
+        moves just made."""
         snap = await self.store.snapshot(tid)
         if snap is None:
             return None
         events: list | None = []
-        if since is not None and since < snap.v:
+        if since is None:
+            events = await self.store.recent_events(tid, RECENT)
+        elif since < snap.v:
             got = await self.store.events_since(tid, since, snap.v)
             events = None if got is None else [e for _, es in got for e in es]
         return self.state_message(snap, pid, events)
@@ -81,9 +79,7 @@ class TableViews:
     async def fanout(self, tid: str, message: dict, socks: list) -> None:
         """Send each local socket of the table its own view of the version just published."""
         v = message["v"]
-        snap = await self.store.snapshot(tid)
-        if snap is not None and snap.v < v:
-            snap = await self.store.load(tid)
+        snap = await self.store.snapshot(tid, at_least=v)
         socks = [s for s in socks if 0 <= s.last_v < snap.v] if snap else []
         if not socks:
             return

@@ -51,10 +51,10 @@ class Hub:
             self.sockets[tid] = set()
             await self._pubsub.subscribe(self.keys.channel(tid))
         self.sockets[tid].add(sock)
-        self.store.heard.setdefault(tid, 0)
-        snap = await self.store.load(tid)  # after subscribing, so no version is missed
+        self.store.watch(tid)
+        snap = await self.store.snapshot(tid, fresh=True)  # after subscribing: none is missed
         if snap is not None:
-            self.store.heard[tid] = max(self.store.heard.get(tid, 0), snap.v)
+            self.store.hear(tid, snap.v)
         return snap
 
     async def leave(self, tid: str, sock: Any) -> None:
@@ -88,7 +88,7 @@ class Hub:
         if tid not in self.sockets:
             return
         if "v" in message:
-            self.store.heard[tid] = max(self.store.heard.get(tid, 0), message["v"])
+            self.store.hear(tid, message["v"])
         asyncio.get_running_loop().create_task(self._deliver(tid, message))
 
     async def _deliver(self, tid: str, message: dict[str, Any]) -> None:

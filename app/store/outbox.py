@@ -1,9 +1,10 @@
 """The outbox: chip movements and finished rounds / matches on their way to the database.
 
 Writing side (live tables): the compare-and-set script of a move XADDs each entry to the table's
-own stream ``<prefix>t:{<table_id>}:outbox`` (same hash tag as the table's other keys, so the move
-and its entries are one atomic step) as ``XADD <stream> * e <json>``. The entries are built by
-``app.services.results.outbox_entries`` / ``cash_out_entry``. Every entry is a JSON object:
+own stream ``<prefix>t:{<table_id>}:outbox`` (``Keys.outbox``: same hash tag as the table's other
+keys, so the move and its entries are one atomic step) as ``XADD <stream> * e <json>``. The
+entries are built by ``app.services.results.outbox_entries`` / ``cash_out_entry``. Every entry is
+a JSON object:
 
     common: kind, key (unique idempotency key), table, at (ISO time); per match entries also
             match (number), game, version (the table version the move created)
@@ -22,7 +23,8 @@ that just closed are still read, also after a restart), and at start and every m
 ``<prefix>t:*:outbox`` as a backstop. The stream of a closed table (or one whose keys expired)
 is deleted once it is empty (under WATCH, so an entry added meanwhile is never lost).
 The entries of one read (one XREADGROUP or XAUTOCLAIM reply) are written in ONE database
-transaction (``results.apply_entry`` for each, in stream order), committed, and only then
+transaction (the ``write`` it is given: app/services/records.py, which calls
+``results.apply_entry`` for each, in stream order), committed, and only then
 XACKed and XDELed together. A consumer that dies between reading and committing, or between
 committing and acknowledging, leaves the entries pending; after ``min_idle_ms`` any consumer
 takes them over with XAUTOCLAIM and writes them again, which changes nothing where they were
@@ -54,22 +56,15 @@ from collections.abc import Awaitable, Callable
 import orjson
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError, WatchError
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db import ledger
-from app.services import results
+from .keys import Keys
 
 log = logging.getLogger("meja.outbox")
 
 GROUP = "db"
 FIELD = "e"
-TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError,
-             ConnectionError, asyncio.TimeoutError)
-
-
-def outbox_key(prefix: str, table_id: str) -> str:
-    return f"{prefix}t:{{{table_id}}}:outbox"
+Write = Callable[[list[dict]], Awaitable[list[bool]]]
+Fault = Callable[[str, dict], None]
 
 
 def _s(x) -> str:
@@ -80,16 +75,22 @@ class DatabaseUnavailable(Exception):
     """The database could not be reached; the entry stays pending and is retried."""
 
 
+class BadEntry(ValueError):
+    """An entry that can never be written (malformed): dead-lettered at once."""
+
+
 class OutboxConsumer:
-    def __init__(self, redis: Redis, sessions: async_sessionmaker[AsyncSession], *,
-                 prefix: str = "meja:", name: str | None = None, group: str = GROUP,
+    def __init__(self, redis: Redis, write: Write, *, prefix: str = "meja:",
+                 name: str | None = None, group: str = GROUP,
                  min_idle_ms: int = 30_000, block_ms: int = 2_000, count: int = 100,
                  scan_every: float = 60.0, max_attempts: int = 5, per_stream: bool = False,
                  discover_every: float = 1.0, pass_every: float = 0.25,
                  streams: Callable[[], Awaitable[list[str]]] | None = None,
-                 fault: Callable[[str, dict], None] | None = None):
-        """``fault(stage, entry)`` is a test hook called at the stages "read", "write" (inside
-        the uncommitted transaction) and "commit" (committed, not acknowledged).
+                 fault: Fault | None = None):
+        """``write(entries)`` applies a batch in one database transaction and says, per entry,
+        whether it was written now (False: written before); it raises DatabaseUnavailable for
+        an outage and BadEntry for an entry that can never be written. ``fault(stage, entry)``
+        is a test hook called at the stages "read" and "commit" (committed, not acknowledged).
 
         Per pass the consumer reads new entries; the recovery reads (XAUTOCLAIM on every
         stream, this consumer's own pending entries) run only every ``min_idle_ms / 2`` and
@@ -98,14 +99,14 @@ class OutboxConsumer:
         seconds while entries keep coming. With hundreds of live tables one pass (a read
         across every stream) costs about as much for one entry as for a hundred, and passes
         back to back cost most of a core (issue 10)."""
-        self.redis, self.sessions, self.prefix, self.group = redis, sessions, prefix, group
+        self.redis, self.write, self.prefix, self.group = redis, write, prefix, group
+        self.keys_of = Keys(prefix)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
         self.min_idle_ms, self.block_ms, self.count = min_idle_ms, block_ms, count
         self.scan_every, self.max_attempts, self.per_stream = scan_every, max_attempts, per_stream
         self.discover_every, self.pass_every = discover_every, pass_every
         self.recover_every = min_idle_ms / 2000
         self.last_discover = self.last_recover = float("-inf")
-        self.ids: dict[tuple, int] = {}  # committed match / round ids (results._known)
         self.keys: list[str] = []
         self.failed = False  # the last pass raised: recover at once
         self.streams_fn, self.fault = streams, fault
@@ -125,7 +126,7 @@ class OutboxConsumer:
             pipe.zrange(f"{self.prefix}tables:live", 0, -1)
             pipe.smembers(self.registry)
             tids, registered = await pipe.execute()
-        live = {outbox_key(self.prefix, _s(t)) for t in tids}
+        live = {self.keys_of.outbox(_s(t)) for t in tids}
         registered = {_s(k) for k in registered}
         if live - registered:  # remembered, so the last entries of a closed table are read
             await self.redis.sadd(self.registry, *(live - registered))
@@ -286,21 +287,7 @@ class OutboxConsumer:
 
     async def _write(self, entries: list[dict]) -> list[bool]:
         """Apply the entries in one transaction; per entry, False when it was written before."""
-        try:
-            async with self.sessions.begin() as session:
-                session.info["ids"] = self.ids
-                ledger.defer_inserts(session)  # the batch's rows go in one statement per table
-                written = []
-                for entry in entries:
-                    written.append(await results.apply_entry(session, entry))
-                    if self.fault:
-                        self.fault("write", entry)  # written, not yet committed
-                await ledger.flush_inserts(session)
-        except TRANSIENT as err:
-            raise DatabaseUnavailable(f"database unavailable: {err}") from err
-        if len(self.ids) > 100_000:  # bounded: only the rounds being played are worth keeping
-            self.ids.clear()
-        self.ids.update(session.info.get("new_ids", {}))  # committed: safe to reuse
+        written = await self.write(entries)
         if self.fault:
             for entry in entries:
                 self.fault("commit", entry)  # committed, not acknowledged
@@ -321,7 +308,7 @@ class OutboxConsumer:
             raise
         except Exception as err:  # noqa: BLE001 - counted, then dead-lettered
             tries = self.attempts.get(entry["key"], 0) + 1
-            if tries >= self.max_attempts or isinstance(err, results.BadEntry):
+            if tries >= self.max_attempts or isinstance(err, BadEntry):
                 await self._bury(key, entry_id, raw, repr(err))
                 return
             self.attempts[entry["key"]] = tries

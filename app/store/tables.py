@@ -13,7 +13,7 @@ the same pipeline as the EVALSHA: still one round trip per move, but not atomic 
 that is safe:
 
 - The clock entry is only a wake-up hint. Whoever claims a due entry loads the table and acts
-  on the document's own clock, version-checked by the next compare-and-set (services/tables.py
+  on the document's own clock, version-checked by the next compare-and-set (services/moves.py
   ``run_clock``); an entry that is early or stale is put back to the document's deadline. So a
   deadline written by a compare-and-set that *lost* the race (stale / duplicate command) does no
   harm when it is early.
@@ -32,13 +32,15 @@ that is safe:
 The process keeps the last snapshot of each table it has seen. A cached snapshot is trusted only
 for tables the hub watches (it hears every new version of those through pub/sub); others are
 reloaded. ``round_trips`` counts Redis round trips (a pipeline is one) so tests can hold a move
-to one (cache current) or two (cache stale or cold).
+to one (cache current) or two (cache stale or cold); ``on_trip`` is told of each one (the
+service counts them per action for the metrics, without the store knowing of metrics).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,6 @@ import orjson
 from redis.asyncio import Redis
 from redis.exceptions import NoScriptError
 
-from ..metrics import count_round_trip
 from .keys import Keys
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -70,8 +71,10 @@ class CasResult:
 
 
 class TableStore:
-    def __init__(self, redis: Redis, keys: Keys, *, stream_len: int, command_ttl: int):
+    def __init__(self, redis: Redis, keys: Keys, *, stream_len: int, command_ttl: int,
+                 on_trip: Callable[[], None] = lambda: None):
         self.redis = redis
+        self.on_trip = on_trip
         self.keys = keys
         self.stream_len = stream_len
         self.command_ttl = command_ttl
@@ -90,8 +93,34 @@ class TableStore:
             return None
         return self._remember(Snapshot(tid, int(v), orjson.loads(doc)))
 
-    async def snapshot(self, tid: str) -> Snapshot | None:
-        """The cached snapshot when it is known to be current, else a fresh load."""
+    async def snapshot(self, tid: str, *, at_least: int = 0, fresh: bool = False
+                       ) -> Snapshot | None:
+        """The table as services read it: the cached snapshot when it is known to be current
+        and at version ``at_least`` or later, else (or with ``fresh``) a load."""
+        snap = None if fresh else await self._current(tid)
+        if snap is None or snap.v < at_least:
+            snap = await self.load(tid)
+        return snap
+
+    def cached(self, tid: str) -> Snapshot | None:
+        """The last snapshot seen of a watched table, without a round trip (may be behind)."""
+        return self.cache.get(tid)
+
+    def heard_version(self, tid: str) -> int:
+        """The newest version pub/sub announced for a watched table (0 when none yet)."""
+        return self.heard.get(tid, 0)
+
+    def watch(self, tid: str) -> None:
+        """The hub watches the table from now on: its snapshots may be cached."""
+        self.heard.setdefault(tid, 0)
+
+    def hear(self, tid: str, v: int) -> None:
+        """Pub/sub (or a fresh load) announced version ``v`` of a watched table."""
+        if tid in self.heard:
+            self.heard[tid] = max(self.heard[tid], v)
+
+    async def _current(self, tid: str) -> Snapshot | None:
+        """The cached snapshot when it is known to be current, else None."""
         snap = self.cache.get(tid)
         if snap is not None and tid in self.heard and snap.v < self.heard[tid] \
                 and tid in self.writing:
@@ -101,7 +130,7 @@ class TableStore:
             snap = self.cache.get(tid)
         if snap is not None and tid in self.heard and snap.v >= self.heard[tid]:
             return snap
-        return await self.load(tid)
+        return None
 
     async def load_many(self, tids: list[str]) -> list[Snapshot]:
         if not tids:
@@ -130,6 +159,13 @@ class TableStore:
         if [v for v, _ in out] != list(range(after + 1, upto + 1)):
             return None
         return out
+
+    async def recent_events(self, tid: str, versions: int) -> list[dict[str, Any]]:
+        """The events of the table's last ``versions`` versions, oldest first (what a socket
+        that connects without a version is shown of what just happened)."""
+        self._trip()
+        rows = await self.redis.xrevrange(self.keys.events(tid), count=versions)
+        return [e for _, fields in reversed(rows) for e in orjson.loads(fields[b"e"])]
 
     async def live_tables(self) -> list[str]:
         self._trip()
@@ -172,7 +208,7 @@ class TableStore:
         repair: bool = True,
     ) -> CasResult:
         """``log`` and ``outbox``: the action log's and the outbox's new entries, as JSON (the
-        caller keeps the same lines with its snapshot, app/services/tables.py).
+        caller keeps the same lines with its snapshot, app/services/table_write.py).
         ``live``: "" leaves the lobby registry alone, a score adds the table (creation), "-"
         removes it once this change won (closing; ``expire`` then sets the keys' TTL).
         ``repair=False``: the caller retries at once when this loses, and that retry writes
@@ -263,7 +299,7 @@ class TableStore:
 
     def _trip(self) -> None:
         self.round_trips += 1
-        count_round_trip()  # ops: round trips per action (app.metrics)
+        self.on_trip()
 
     def forget(self, tid: str) -> None:
         """The hub stopped watching the table: its cached snapshot can no longer be trusted."""

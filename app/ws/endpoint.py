@@ -22,6 +22,8 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from app.services.table_errors import error_reply
+
 from . import protocol as P
 
 router = APIRouter()
@@ -122,10 +124,10 @@ async def table_socket(ws: WebSocket) -> None:
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
-    msg = await live.tables.sync_message(tid, conn.pid, since)
+    msg = await live.views.sync_message(tid, conn.pid, since)
     conn.push(msg)
     conn.last_v = msg["v"]
-    if live.store.heard.get(tid, 0) > conn.last_v:  # a version arrived while we were sending
+    if live.store.heard_version(tid) > conn.last_v:  # a version arrived while we were sending
         await _send_state(live, tid, conn, conn.last_v)
 
 
@@ -137,7 +139,7 @@ async def _serve(live, tid: str, conn: Conn) -> None:
         if raw["type"] == "websocket.disconnect":
             return
         if not limiter.allow():
-            conn.push(_err(None, "rate_limited", "too many messages; slow down"))
+            conn.push(error_reply(None, "rate_limited", "too many messages; slow down"))
             continue
         await _handle(live, tid, conn, raw)
 
@@ -152,35 +154,33 @@ async def _handle(live, tid: str, conn: Conn, raw: dict) -> None:
         msg = P.parse(data, max_bytes=settings.max_message_bytes,
                       chat_max=settings.chat_max_chars)
     except P.BadMessage as e:
-        conn.push(_err(None, "bad_message", str(e)))
+        conn.push(error_reply(None, "bad_message", str(e)))
         return
     if isinstance(msg, P.Ping):
         conn.push({"type": "pong"})
     elif isinstance(msg, P.Act):
         if conn.pid is None:
-            conn.push(_err(msg.cmd, "not_your_turn", "spectators do not play; sign in"))
+            conn.push(error_reply(msg.cmd, "not_your_turn", "spectators do not play; sign in"))
         else:
-            conn.push(await live.metrics.act(live, tid, conn.pid, msg.cmd, msg.v, msg.action))
+            conn.push(await live.moves.act(tid, conn.pid, msg.cmd, msg.v, msg.action))
     elif isinstance(msg, P.Sync):
         await _back(live, tid, conn)
         await _send_state(live, tid, conn, msg.v)
     elif isinstance(msg, P.Chat):
         if conn.pid is None:
-            conn.push(_err(None, "not_your_turn", "spectators do not chat; sign in"))
+            conn.push(error_reply(None, "not_your_turn", "spectators do not chat; sign in"))
             return
         await _back(live, tid, conn)
         await live.hub.publish_chat(tid, {
             "type": "chat", "name": conn.player["name"], "text": msg.text.strip(),
-            "seat": live.tables.seat_of(tid, conn.pid), "ts": int(time.time() * 1000)})
+            "seat": live.views.seat_of(tid, conn.pid), "ts": int(time.time() * 1000)})
 
 
 async def _back(live, tid: str, conn: Conn) -> None:
     if conn.pid is not None:
-        await live.tables.back(tid, conn.pid)
+        await live.moves.back(tid, conn.pid)
 
 
-def _err(cmd: str | None, code: str, message: str) -> dict:
-    return {"type": "error", "cmd": cmd, "code": code, "message": message}
 
 
 async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
@@ -189,4 +189,4 @@ async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
         for s in socks:
             s.push(message["chat"])
     else:
-        await live.tables.fanout(tid, message, socks)
+        await live.views.fanout(tid, message, socks)

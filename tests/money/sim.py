@@ -10,7 +10,8 @@ import uuid
 
 from app.games.gaple import RULESET as GAPLE
 from app.services import money, results
-from app.store.outbox import FIELD, OutboxConsumer, outbox_key
+from app.store.keys import Keys
+from app.store.outbox import FIELD, OutboxConsumer
 
 
 class SimTable:
@@ -28,7 +29,7 @@ class SimTable:
 
     @property
     def stream(self) -> str:
-        return outbox_key(self.prefix, self.tid)
+        return Keys(self.prefix).outbox(self.tid)
 
     async def open(self) -> None:
         await self.redis.zadd(f"{self.prefix}tables:live", {self.tid: 1})

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
 from app.db.session import make_sessionmaker
 from app.services import money, replay
-from app.store.outbox import OutboxConsumer
+from app.services.records import outbox_consumer
 from tests.db import fixtures
 from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
 
@@ -41,7 +41,7 @@ async def play_table(redis, sessions, prefix) -> SimTable:
 
 async def test_g6_g10_g11_lewat_bets_and_ledger_match_the_game_exactly(redis, sessions, prefix):
     table = await play_table(redis, sessions, prefix)
-    await drain(OutboxConsumer(redis, sessions, prefix=prefix))
+    await drain(outbox_consumer(redis, sessions, prefix=prefix))
 
     lewats = [(v, e["payer"], e["payee"], e["amount"], e["shortfall"])
               for v, e in table.events if e["type"] == "lewat"]
@@ -90,7 +90,7 @@ async def test_g6_g10_g11_lewat_bets_and_ledger_match_the_game_exactly(redis, se
 
 async def test_replaying_every_stored_match_reproduces_its_result(redis, sessions, prefix):
     await play_table(redis, sessions, prefix)
-    await drain(OutboxConsumer(redis, sessions, prefix=prefix))
+    await drain(outbox_consumer(redis, sessions, prefix=prefix))
     async with sessions() as s:
         ids = (await s.execute(select(Match.id))).scalars().all()
     assert len(ids) == len(SEEDS)
@@ -108,7 +108,7 @@ async def test_python_m_app_replay_checks_a_stored_match(redis, prefix, tmp_path
         for seat in range(4):
             await table.sit(seat, (await money.register_player(sessions, f"p{seat}")).id, 500)
         await table.play_round(SEEDS[0], "bet")
-        await drain(OutboxConsumer(redis, sessions, prefix=prefix))
+        await drain(outbox_consumer(redis, sessions, prefix=prefix))
         async with sessions() as s:
             match_id = (await s.execute(select(Match.id))).scalar_one()
 

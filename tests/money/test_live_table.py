@@ -14,7 +14,7 @@ from app.db.models import Bet, LewatPayment, Match, Move, Round
 from app.db.session import make_sessionmaker
 from app.games.gaple import RULESET as GAPLE
 from app.services import replay
-from app.store.outbox import OutboxConsumer
+from app.services.records import outbox_consumer
 from tests.db import fixtures
 from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
@@ -161,7 +161,7 @@ async def test_a_replica_without_the_consumer_leaves_the_records_to_the_outbox_w
         assert await srv.live.outbox.backlog() == 1  # the cash-out, still in Redis
         wallet = (await http.get("/api/players/me/wallet", headers=h)).json()
         assert wallet["balance"] == 1700
-        worker = OutboxConsumer(srv.live.redis, sessions, prefix=srv.settings.key_prefix)
+        worker = outbox_consumer(srv.live.redis, sessions, prefix=srv.settings.key_prefix)
         assert await worker.run_once(block_ms=1) == 1
         assert await srv.live.outbox.backlog() == 0
         wallet = (await http.get("/api/players/me/wallet", headers=h)).json()

@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
 from app.db.session import make_engine, make_sessionmaker
 from app.services import money, results
-from app.store.outbox import GROUP, DatabaseUnavailable, OutboxConsumer
+from app.services.records import outbox_consumer
+from app.store.outbox import GROUP, DatabaseUnavailable
 from tests.db import fixtures
 from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
 
@@ -53,7 +54,7 @@ async def reference_counts(redis, sessions_factory, tmp_path, prefix) -> dict[st
         table = await new_table(redis, sessions, prefix + "ref:")
         for seed in SEEDS:
             await table.play_round(seed, "bet")
-        await drain(OutboxConsumer(redis, sessions, prefix=prefix + "ref:"))
+        await drain(outbox_consumer(redis, sessions, prefix=prefix + "ref:"))
         return await counts(sessions)
     finally:
         await cleanup()
@@ -77,7 +78,7 @@ async def test_consumer_killed_before_commit_or_before_ack_loses_and_doubles_not
     table = await new_table(redis, sessions, prefix)
     for seed in SEEDS:
         await table.play_round(seed, "bet")
-    dying = OutboxConsumer(redis, sessions, prefix=prefix, name="dying",
+    dying = outbox_consumer(redis, sessions, prefix=prefix, name="dying",
                            fault=killer(stage, 3), min_idle_ms=60_000)
     with pytest.raises(Killed):
         for _ in range(50):
@@ -86,7 +87,7 @@ async def test_consumer_killed_before_commit_or_before_ack_loses_and_doubles_not
     assert pending["pending"] >= 1 and pending["consumers"][0]["name"] in ("dying", b"dying")
     batch = pending["pending"]  # the batch it was writing: all read in one XREADGROUP
     # the survivor takes the dead consumer's entries over once they are idle long enough
-    survivor = OutboxConsumer(redis, sessions, prefix=prefix, name="survivor", min_idle_ms=1)
+    survivor = outbox_consumer(redis, sessions, prefix=prefix, name="survivor", min_idle_ms=1)
     await drain(survivor)
     assert (await redis.xpending(table.stream, GROUP))["pending"] == 0
     assert await counts(sessions) == expected
@@ -99,7 +100,7 @@ async def test_the_same_entry_delivered_twice_changes_nothing(redis, sessions, p
     for seed in SEEDS:
         await table.play_round(seed, "normal")
     entries = [fields["e"] for _, fields in await redis.xrange(table.stream)]
-    consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+    consumer = outbox_consumer(redis, sessions, prefix=prefix)
     await drain(consumer)
     once = await counts(sessions)
     audit_once = await money.audit(sessions)
@@ -119,7 +120,7 @@ async def test_database_down_while_rounds_finish_then_everything_lands_once(
         down = make_engine("postgresql://postgres@127.0.0.1:1/test")
     else:
         down = make_engine(f"sqlite:///{tmp_path}")  # a directory: the file cannot be opened
-    consumer = OutboxConsumer(redis, make_sessionmaker(down), prefix=prefix)
+    consumer = outbox_consumer(redis, make_sessionmaker(down), prefix=prefix)
     for seed in SEEDS:  # play goes on; the consumer keeps failing
         await table.play_round(seed, "bet")
         with pytest.raises(DatabaseUnavailable):
@@ -128,7 +129,7 @@ async def test_database_down_while_rounds_finish_then_everything_lands_once(
     assert n_entries > len(SEEDS) and await consumer.backlog() == n_entries
     assert (await counts(sessions))["lewat_payment"] == 0
     await down.dispose()
-    consumer.sessions = sessions  # the database is back
+    consumer.write.sessions = sessions  # the database is back
     await drain(consumer)
     assert await counts(sessions) == expected
     assert consumer.applied == n_entries
@@ -139,7 +140,7 @@ CRASH_SCRIPT = """
 import asyncio, os, sys
 import redis.asyncio as aioredis
 from app.db.session import make_engine, make_sessionmaker
-from app.store.outbox import OutboxConsumer
+from app.services.records import outbox_consumer
 url, schema, redis_arg, prefix, when = sys.argv[1:6]
 def fault(stage, entry):
     if stage == when:
@@ -148,7 +149,7 @@ async def main():
     r = (aioredis.Redis.from_url(redis_arg) if "://" in redis_arg
          else aioredis.Redis(unix_socket_path=redis_arg))
     engine = make_engine(url, schema=schema or None)
-    c = OutboxConsumer(r, make_sessionmaker(engine), prefix=prefix, name="doomed", fault=fault)
+    c = outbox_consumer(r, make_sessionmaker(engine), prefix=prefix, name="doomed", fault=fault)
     while True:
         await c.run_once(block_ms=10)
 asyncio.run(main())
@@ -178,7 +179,7 @@ async def test_a_process_killed_before_commit_or_before_ack(redis, engine, sessi
     # the whole batch it had read stays pending to the dead consumer
     batch = await redis.xlen(table.stream)
     assert (await redis.xpending(table.stream, GROUP))["pending"] == batch
-    survivor = OutboxConsumer(redis, sessions, prefix=prefix, min_idle_ms=1)
+    survivor = outbox_consumer(redis, sessions, prefix=prefix, min_idle_ms=1)
     await drain(survivor)
     assert survivor.duplicates == (batch if when == "commit" else 0)
     assert (await counts(sessions))["match"] == 1
@@ -192,7 +193,7 @@ async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(
     await redis.xadd(table.stream, {"e": '{"kind": "lewat", "key": "k1"}'})  # fields missing
     await redis.xadd(table.stream, {"e": '{"kind": "mystery", "key": "k2"}'})
     await table.play_round(SEEDS[0], "normal")
-    consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+    consumer = outbox_consumer(redis, sessions, prefix=prefix)
     await drain(consumer)
     dead = await redis.xrange(f"{prefix}outbox:dead")
     assert [d[1]["e"] for d in dead] == ["{not json", '{"kind": "lewat", "key": "k1"}',
@@ -213,7 +214,7 @@ async def test_a_batch_with_an_entry_written_before_and_a_malformed_one_writes_t
     entries = [fields["e"] for _, fields in await redis.xrange(table.stream)]
     async with sessions.begin() as s:  # committed before, never acknowledged (a crash)
         assert await results.apply_entry(s, orjson.loads(entries[1]))
-    consumer = OutboxConsumer(redis, sessions, prefix=prefix, count=1000)
+    consumer = outbox_consumer(redis, sessions, prefix=prefix, count=1000)
     batches = []
     write = consumer._write
     consumer._write = lambda es: batches.append(len(es)) or write(es)
@@ -232,7 +233,7 @@ async def test_good_entries_of_many_streams_are_written_in_one_transaction(
     for table in tables:
         await table.play_round(SEEDS[0], "normal")
     n = sum([await redis.xlen(t.stream) for t in tables])
-    consumer = OutboxConsumer(redis, sessions, prefix=prefix)
+    consumer = outbox_consumer(redis, sessions, prefix=prefix)
     batches = []
     write = consumer._write
     consumer._write = lambda es: batches.append(len(es)) or write(es)
@@ -246,16 +247,16 @@ async def test_a_table_that_closed_before_its_entries_were_read_is_still_written
     seen = await new_table(redis, sessions, prefix)  # known to the consumer while live
     unseen = await new_table(redis, sessions, prefix)  # closes before any consumer looks
     await redis.zrem(f"{prefix}tables:live", unseen.tid)
-    consumer = OutboxConsumer(redis, sessions, prefix=prefix, scan_every=3600)
+    consumer = outbox_consumer(redis, sessions, prefix=prefix, scan_every=3600)
     await consumer.run_once(block_ms=1)  # first look: live tables, and a SCAN
     await redis.zrem(f"{prefix}tables:live", seen.tid)
     for table in (seen, unseen):
         await table.play_round(SEEDS[0], "normal")
-    restarted = OutboxConsumer(redis, sessions, prefix=prefix, scan_every=3600)
+    restarted = outbox_consumer(redis, sessions, prefix=prefix, scan_every=3600)
     restarted.last_scan = float("inf")  # no SCAN: only the remembered registry finds `seen`
     await restarted.run_once(block_ms=1)
     assert await redis.xlen(seen.stream) == 0 and await redis.xlen(unseen.stream) > 0
-    await drain(OutboxConsumer(redis, sessions, prefix=prefix))  # the start-up SCAN finds it
+    await drain(outbox_consumer(redis, sessions, prefix=prefix))  # the start-up SCAN finds it
     assert (await counts(sessions))["match"] == 2
 
 
@@ -279,7 +280,7 @@ async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm
                               stderr=subprocess.PIPE,
                               cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     try:
-        watcher = OutboxConsumer(redis, sessions, prefix=prefix)
+        watcher = outbox_consumer(redis, sessions, prefix=prefix)
         for _ in range(300):
             if await watcher.backlog() == 0 or worker.poll() is not None:
                 break

@@ -11,7 +11,9 @@ from sqlalchemy import func, select
 from app.db.models import Match, MatchSeat, Move, Round
 from app.games.registry import available, get_ruleset
 from app.services import replay, results
-from app.store.outbox import FIELD, OutboxConsumer, outbox_key
+from app.services.records import outbox_consumer
+from app.store.keys import Keys
+from app.store.outbox import FIELD
 from tests.money.sim import drain
 
 
@@ -35,10 +37,10 @@ async def test_a_finished_match_of_every_game_is_stored_and_replays(redis, sessi
         log.append({"seat": seat, "v": v, "action": action.to_json()})
         rounds += sum(e["type"] == "round_over" for e in step.events)
         for entry in results.outbox_entries(ctx, v, step, log):
-            await redis.xadd(outbox_key(prefix, tid), {FIELD: entry})
+            await redis.xadd(Keys(prefix).outbox(tid), {FIELD: entry})
         state = step.state
     await redis.zadd(f"{prefix}tables:live", {tid: 1})
-    await drain(OutboxConsumer(redis, sessions, prefix=prefix))
+    await drain(outbox_consumer(redis, sessions, prefix=prefix))
     async with sessions() as s:
         match = (await s.execute(select(Match))).scalar_one()
         assert (match.game, match.n_seats, match.seed) == (game, n, str(seed))

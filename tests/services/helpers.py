@@ -23,7 +23,7 @@ async def humans(srv, n: int) -> list[tuple[dict, dict]]:
 async def table_with(srv, game: str, players: list[dict], *, bots: bool = False,
                      options: dict | None = None, turn_seconds: int | None = None,
                      buy_in: int | None = None, seats: int | None = None) -> str:
-    tables = srv.live.tables
+    tables = srv.live.lobby
     made = await tables.create(game, seats or len(players), options or {}, turn_seconds)
     for n, p in enumerate(players):
         await tables.sit(p, made["id"], n, buy_in)
@@ -34,7 +34,6 @@ async def table_with(srv, game: str, players: list[dict], *, bots: bool = False,
 
 async def play_turn(srv, tid: str, pick=lambda legal: legal[0]) -> dict | None:
     """If a human is to act, play ``pick(legal)`` for them; the ack (None: nobody to move)."""
-    tables = srv.live.tables
     snap = await srv.live.store.load(tid)
     doc = snap.doc
     if doc["status"] != "playing":
@@ -43,6 +42,7 @@ async def play_turn(srv, tid: str, pick=lambda legal: legal[0]) -> dict | None:
     seat = doc["seats"][n] if n is not None else None
     if seat is None or seat["bot"] or seat["away"] or seat["leaving"]:
         return None
-    view = tables.view(snap, n)
+    view = srv.live.views.view(snap, n)
     assert view["seat"] == D.game_seat(doc, n)
-    return await tables.act(tid, seat["player"], uuid.uuid4().hex, snap.v, pick(view["legal"]))
+    cmd = uuid.uuid4().hex
+    return await srv.live.moves.act(tid, seat["player"], cmd, snap.v, pick(view["legal"]))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from app.services import table_doc as D
 from app.store.tables import Snapshot
 from tests.services.helpers import humans, play_turn, table_with
 from tests.ws.client import SeatClient
@@ -25,9 +24,9 @@ async def test_a_move_is_one_round_trip_with_a_current_cache(live_server):
 
     snap = store.cache[tid]
     seat = snap.doc["seats"][snap.doc["clock"]["seat"]]
-    action = srv.live.tables.view(snap, snap.doc["clock"]["seat"])["legal"][0]
+    action = srv.live.views.view(snap, snap.doc["clock"]["seat"])["legal"][0]
     before = store.round_trips
-    ack = await srv.live.tables.act(tid, seat["player"], "one-trip", snap.v, action)
+    ack = await srv.live.moves.act(tid, seat["player"], "one-trip", snap.v, action)
     assert ack == {"type": "ack", "cmd": "one-trip", "v": snap.v + 1}
     assert store.round_trips - before == 1
     await watcher.close()
@@ -37,15 +36,15 @@ async def test_a_stale_cache_costs_two_round_trips_at_most(live_server):
     srv = await live_server(seeds=lambda t, m: 99)
     (a, _), (b, _) = await humans(srv, 2)
     tid = await table_with(srv, "gaple", [a, b])
-    store, tables = srv.live.store, srv.live.tables
+    store, live = srv.live.store, srv.live
     old = await store.load(tid)
     await play_turn(srv, tid)
     fresh = await store.load(tid)
     store.cache[tid], store.heard[tid] = old, old.v  # as if the publication were late
     n = fresh.doc["clock"]["seat"]
-    action = tables.view(fresh, n)["legal"][0]
+    action = live.views.view(fresh, n)["legal"][0]
     before = store.round_trips
-    ack = await tables.act(tid, fresh.doc["seats"][n]["player"], "late", fresh.v, action)
+    ack = await live.moves.act(tid, fresh.doc["seats"][n]["player"], "late", fresh.v, action)
     assert ack["type"] == "ack" and store.round_trips - before == 2
 
     # a server-side change built on a stale snapshot loses the race and is retried once
@@ -55,12 +54,12 @@ async def test_a_stale_cache_costs_two_round_trips_at_most(live_server):
 
     def build(snap, v_next):
         seen.append(snap.v)
-        ch = D.begin(snap.doc, tables._state(snap))
+        ch = live.writer.begin(snap)
         ch.events.append({"type": "noop"})
         return ch
 
     before = store.round_trips
-    res, _ = await tables._change(tid, build, snap=stale)
+    res, _ = await live.writer.change(tid, build, snap=stale)
     assert seen == [old.v, latest.v] and res.v == latest.v + 1
     assert store.round_trips - before == 2
     store.heard.pop(tid, None)
@@ -90,7 +89,7 @@ async def test_leaving_mid_match_hands_the_seat_to_the_bot_then_frees_it(live_se
     srv = await live_server(seeds=lambda t, m: 7 + m)
     (a, _), (b, _) = await humans(srv, 2)
     tid = await table_with(srv, "cross", [a, b], options={"target": 30})
-    tables, store = srv.live.tables, srv.live.store
+    tables, store = srv.live.lobby, srv.live.store
     table = await tables.leave(a, tid, 0)
     assert table["seats"][0]["leaving"] and table["status"] == "playing"
     for _ in range(3000):

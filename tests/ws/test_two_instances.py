@@ -6,6 +6,7 @@ import asyncio
 
 import orjson
 
+from app.services.table_views import RECENT
 from tests.ws.client import SeatClient, check_replay, finish, match_over, start_match
 
 FAST = {"rate_per_second": 1e4, "round_pause": 60, "event_stream_len": 100_000}
@@ -77,7 +78,11 @@ async def test_restart_mid_match_loses_and_repeats_nothing(live_server):
 
     # the spectator's events, across both connections, are the table's events exactly once
     states = [m for m in watcher.messages if m["type"] == "state"]
-    assert states[0]["events"] == []  # a fresh connect without ?v= sends no history
+    # a fresh connect without ?v= shows the events of the last versions up to its state's
+    recent = await second.live.redis.xrevrange(second.live.keys.events(tid),
+                                               f"{states[0]['v']}-0", "-", count=RECENT)
+    assert states[0]["events"] == [e for _, f in reversed(recent) for e in orjson.loads(f[b"e"])]
+    assert states[0]["events"]
     got = [e for m in states[1:] for e in m["events"]]
     rows = await second.live.redis.xrange(second.live.keys.events(tid),
                                           f"{states[0]['v'] + 1}-0", "+")

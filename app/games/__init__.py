@@ -1,0 +1,1 @@
+"""The rules core: pure rulesets, standard library only (DESIGN.md, docs/rules.md)."""
