@@ -42,6 +42,7 @@ from typing import Any
 
 import orjson
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -71,10 +72,8 @@ class Stats:
         self.interval: list[float] = []  # latencies since the last progress line
         self.acks = 0
         self.acks_total = 0
-        self.sent = 0
         self.errors: Counter = Counter()
         self.errors_total: Counter = Counter()
-        self.states = 0
 
     def error(self, code: str) -> None:
         self.errors_total[code] += 1
@@ -95,7 +94,7 @@ class Table:
 class Client:
     def __init__(self, table: Table, seat: int, token: str, rng: random.Random):
         self.table, self.seat, self.token, self.rng = table, seat, token, rng
-        self.ws = None
+        self.ws: ClientConnection  # set once connected (Load._connect)
         self.last_v = -1
         self.acted_v = -1
         self.cmd_v: dict[str, int] = {}
@@ -109,7 +108,7 @@ class Load:
         self.loop = asyncio.get_running_loop()
         self.stopping = False
         self.outbox_samples: list[tuple[int, float]] = []
-        self.own = Counter()  # commands this tool sent to Redis itself
+        self.own: Counter[str] = Counter()  # commands this tool sent to Redis itself
 
     # --- set-up ----------------------------------------------------------------------------------
     async def setup(self) -> None:
@@ -155,7 +154,6 @@ class Load:
     def _on_message(self, c: Client, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if kind == "state":
-            self.stats.states += 1
             self._on_state(c, msg)
         elif kind == "ack":
             c.cmd_v.pop(msg["cmd"], None)
@@ -164,7 +162,7 @@ class Load:
                 self.stats.acks += 1
         elif kind == "error":
             self.stats.error(msg.get("code") or "error")
-            vn = c.cmd_v.pop(msg.get("cmd"), None)
+            vn = c.cmd_v.pop(msg.get("cmd", ""), None)
             if vn is not None:
                 c.table.pending.pop(vn, None)
 
@@ -196,7 +194,6 @@ class Load:
         cmd = uuid.uuid4().hex
         c.cmd_v[cmd] = v + 1
         c.table.pending[v + 1] = [time.perf_counter(), c.table.n, self.stats.measuring]
-        self.stats.sent += 1
         text = orjson.dumps({"type": "act", "cmd": cmd, "v": v, "action": action}).decode()
         self.loop.create_task(self._send(c, text))
 
@@ -313,9 +310,9 @@ class Load:
                     await c.ws.close()
         tids = [t.tid for t in self.tables]
         t0 = time.monotonic()
-        entries = age = 0
+        entries = 0
         while time.monotonic() - t0 < self.args.drain_timeout:
-            entries, age, _ = await outbox_backlog(redis, self.services.prefix, tids)
+            entries, _, _ = await outbox_backlog(redis, self.services.prefix, tids)
             if entries == 0:
                 break
             await asyncio.sleep(0.5)
