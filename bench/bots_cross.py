@@ -33,7 +33,9 @@ def play_match(seed: int, n_seats: int, bot_seat: int, options: dict | None = No
         pick = bot.choose if seat == bot_seat else random_legal
         action = RS.parse_action(pick(view, rngs[seat]))
         state = RS.apply(state, seat, action).state
-    return RS.outcome(state).winners[0]
+    outcome = RS.outcome(state)
+    assert outcome is not None  # no one is to act: the match is over
+    return outcome.winners[0]
 
 
 def win_rate(matches: int, n_seats: int = 2, first_seed: int = 0) -> float:

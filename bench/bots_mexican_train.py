@@ -35,7 +35,9 @@ def play_match(seed: int, n_seats: int, bot_seat: int, options: dict) -> tuple[i
             pick = bot.choose if seat == bot_seat else random_legal
             action = RS.parse_action(pick(RS.view(state, seat), rngs[seat]))
         state = RS.apply(state, seat, action).state
-    return RS.outcome(state).scores
+    outcome = RS.outcome(state)
+    assert outcome is not None  # no one is to act: the match is over
+    return outcome.scores
 
 
 def measure(matches: int, n_seats: int, rounds: int, first_seed: int = 0) -> tuple[int, int]:

@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(args.matches):
         seats = bot_seats(seed, args.players, args.self_play)
         state, contracts = play_match(seed, args.players, seats)
-        wins += bool(seats & set(RS.outcome(state).winners))
+        outcome = RS.outcome(state)
+        assert outcome is not None  # play_match plays the match to its end
+        wins += bool(seats & set(outcome.winners))
         rounds += len(contracts)
         for bidder, value, ok in contracts:
             who = "bot" if bidder in seats else "random"

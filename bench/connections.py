@@ -35,14 +35,17 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import common as C  # noqa: E402
+from bench.cli import add_service_args, add_socket_args, run_tool, services_from_args  # noqa: E402
+from bench.rest import Api, gather_limited  # noqa: E402
+from bench.services import Services, raise_nofile  # noqa: E402
+from bench.usage import Usage  # noqa: E402
 
 SEATS = 4
 FDS_BESIDES_SOCKETS = 150  # the server's Redis and database pools, listener, logs
 
 
 class Conns:
-    def __init__(self, args: argparse.Namespace, services: C.Services):
+    def __init__(self, args: argparse.Namespace, services: Services):
         self.args, self.services = args, services
         self.socks: list[Any] = []
         self.first_state = 0
@@ -52,22 +55,22 @@ class Conns:
 
     async def setup(self) -> list[tuple[str, str]]:
         """(table id, token) per player, ``--sit`` of each table's players seated."""
-        api = C.Api(self.services.url, concurrency=self.args.concurrency)
+        api = Api(self.services.url, concurrency=self.args.concurrency)
         try:
             async with api.ticking():
-                tokens = await C.gather_limited((api.register(f"Idle {i}")
-                                                 for i in range(self.args.players)),
-                                                self.args.concurrency)
+                tokens = await gather_limited((api.register(f"Idle {i}")
+                                               for i in range(self.args.players)),
+                                              self.args.concurrency)
                 groups = [tokens[i:i + SEATS] for i in range(0, len(tokens), SEATS)]
-                tids = await C.gather_limited((api.create(g[0], "gaple", SEATS, {})
-                                               for g in groups), self.args.concurrency)
-                await C.gather_limited((self._sit(api, tid, g)
-                                        for tid, g in zip(tids, groups)), self.args.concurrency)
+                tids = await gather_limited((api.create(g[0], "gaple", SEATS, {})
+                                             for g in groups), self.args.concurrency)
+                await gather_limited((self._sit(api, tid, g)
+                                      for tid, g in zip(tids, groups)), self.args.concurrency)
         finally:
             await api.close()
         return [(tid, tok) for tid, g in zip(tids, groups) for tok in g]
 
-    async def _sit(self, api: C.Api, tid: str, tokens: list[str]) -> None:
+    async def _sit(self, api: Api, tid: str, tokens: list[str]) -> None:
         for s, tok in enumerate(tokens[:self.args.sit]):  # one at a time: each is a CAS
             await api.sit(tok, tid, s)
 
@@ -102,7 +105,7 @@ class Conns:
 
     async def run(self) -> dict[str, Any]:
         args = self.args
-        server = C.Usage(self.services.server_pid)
+        server = Usage(self.services.server_pid)
         limits = {"generator": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
                   "server": server.proc.rlimit(psutil.RLIMIT_NOFILE)[0]}
         if args.players + FDS_BESIDES_SOCKETS > min(limits.values()):
@@ -117,8 +120,8 @@ class Conns:
         rss0 = server.rss()
         t1 = time.monotonic()
         cpu0 = server.cpu()
-        await C.gather_limited((self.connect(k, tid, tok) for k, (tid, tok) in enumerate(plan)),
-                               args.concurrency * 4)
+        await gather_limited((self.connect(k, tid, tok) for k, (tid, tok) in enumerate(plan)),
+                             args.concurrency * 4)
         while self.first_state + self.closed < len(self.socks):
             await asyncio.sleep(0.2)
         connect_s = time.monotonic() - t1
@@ -154,7 +157,7 @@ class Conns:
             "hold_s": args.hold, "closed": self.closed, "pongs": self.pongs,
             "all_stayed_up": self.failed_connects == 0 and self.closed == 0
             and self.pongs == n == len(plan),
-            "generator_rss_mib": round(C.Usage().rss() / 2**20, 1),
+            "generator_rss_mib": round(Usage().rss() / 2**20, 1),
             "open_files_limits": limits,
         }
         for ws in self.socks:
@@ -190,26 +193,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hold", type=float, default=30.0)
     p.add_argument("--settle", type=float, default=3.0)
     p.add_argument("--concurrency", type=int, default=32)
-    p.add_argument("--sources", type=int, default=4, help="source addresses 127.0.0.1..n")
-    p.add_argument("--no-deflate", action="store_true",
-                   help="do not offer permessage-deflate (browsers do)")
-    p.add_argument("--url", help="target a running server instead of starting one")
-    p.add_argument("--code", type=Path, default=C.ROOT,
-                   help="the checkout the server runs from (e.g. an export of a commit)")
-    p.add_argument("--server-pid", type=int)
-    p.add_argument("--redis-url", help="an existing Redis (default: a private redis-server)")
-    p.add_argument("--database-url", help=f"default: DATABASE_URL or {C.DEFAULT_DB}")
-    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
+    add_socket_args(p)
+    add_service_args(p)
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    nofile = C.raise_nofile(args.players * 2 + 4096)
-    services = C.Services(redis_url=args.redis_url, database_url=args.database_url,
-                          url=args.url, server_pid=args.server_pid, nofile=nofile,
-                          env=dict(e.split("=", 1) for e in args.env),
-                          log_dir=C.workdir("conns"), code=args.code)
+    nofile = raise_nofile(args.players * 2 + 4096)
+    services = services_from_args(args, tag="conns", nofile=nofile)
     await services.start()
     try:
         report = await Conns(args, services).run()
@@ -220,7 +212,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    report = C.run_tool(main_async, parse_args(argv), report_text)
+    report = run_tool(main_async, parse_args(argv), report_text)
     return 0 if report["all_stayed_up"] else 1
 
 

