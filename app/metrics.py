@@ -142,16 +142,16 @@ class Metrics:
             for gauge in (self.outbox_backlog, self.outbox_pending, self.outbox_lag):
                 gauge.set(0)
             return
-        streams = sorted(streams)
+        names = sorted(streams)
         async with redis.pipeline(transaction=False) as pipe:
-            for key in streams:
+            for key in names:
                 pipe.xlen(key)
                 pipe.xrange(key, "-", "+", count=1)
                 pipe.xpending(key, live.outbox.group)
             replies = await pipe.execute(raise_on_error=False)
         backlog = pending = 0
         oldest_ms: int | None = None
-        for i in range(len(streams)):
+        for i in range(len(names)):
             length, first, summary = replies[3 * i:3 * i + 3]
             if isinstance(length, int):
                 backlog += length

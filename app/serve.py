@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
     tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=settings.max_message_bytes * 4,
                 ws_per_message_deflate=False, log_config=None, log_level=settings.log_level,
-                timeout_graceful_shutdown=settings.shutdown_grace)
+                timeout_graceful_shutdown=int(settings.shutdown_grace))
     return 0
 
 

@@ -51,6 +51,7 @@ def run(game: str, n_seats: int, matches: int, seed: int, options: dict, random_
     for i in range(matches):
         state, actions = play_match(game, n_seats, seed + i, options, random_seats)
         outcome = rs.outcome(state)
+        assert outcome is not None  # play_match plays to the end
         total_actions += actions
         wins.update(outcome.winners)
         score_sums = [a + b for a, b in zip(score_sums, outcome.scores)]

@@ -91,7 +91,7 @@ async def list_tables(live: Live, game: str | None = None, stake: int | None = N
                       page: int = Query(1, ge=1), per_page: int = Query(20, ge=1, le=100)
                       ) -> dict:
     """Live tables, newest first; filter by game, stake and open seats."""
-    return await live.lobby.list(game=game, stake=stake, open_seats=open, page=page,
+    return await live.lobby.list_tables(game=game, stake=stake, open_seats=open, page=page,
                                   per_page=per_page)
 
 

@@ -45,7 +45,7 @@ class Leg(NamedTuple):
 
 async def insert_ignore(session: AsyncSession, model, values: dict, keys: Sequence[str]):
     """INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id: the new id, or None if present."""
-    stmt = _insert_ignore(session.bind.dialect.name, model, tuple(keys))
+    stmt = _insert_ignore(session.get_bind().dialect.name, model, tuple(keys))
     return (await session.execute(stmt, values)).scalar_one_or_none()
 
 

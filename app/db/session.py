@@ -59,7 +59,8 @@ def make_engine(url: str | None = None, *, schema: str | None = None, **kw) -> A
             url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kw)
         _sqlite_pragmas(engine)
         return engine
-    schema = schema or parsed.query.get("search_path")  # ...?search_path=<schema> in a URL
+    in_url = parsed.query.get("search_path")  # ...?search_path=<schema> in a URL
+    schema = schema or (in_url if isinstance(in_url, str) else None)
     parsed = parsed.difference_update_query(["search_path"])
     connect_args = {"server_settings": {"search_path": schema}} if schema else {}
     return create_async_engine(parsed, connect_args=connect_args, pool_pre_ping=True, **kw)

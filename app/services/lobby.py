@@ -58,7 +58,7 @@ class Lobby:
     async def get(self, tid: str) -> dict:
         return self.views.summary(await self.writer.snap(tid))
 
-    async def list(self, *, game: str | None, stake: int | None, open_seats: bool,
+    async def list_tables(self, *, game: str | None, stake: int | None, open_seats: bool,
                    page: int, per_page: int) -> dict:
         snaps = await self._live_snaps()
         items = [self.views.summary(s) for s in snaps]
@@ -139,7 +139,7 @@ class Lobby:
             if n is None or snap.doc["status"] != D.TableStatus.OVER:
                 raise TableError(409, "no_rematch", "only a seated player, once the match is over")
             ch = self.writer.begin(snap)
-            ch.doc["seats"][n]["rematch"] = True
+            D.taken_seat(ch.doc, n)["rematch"] = True
             ch.events.append({"type": "rematch", "table_seat": n})
             self.writer.maybe_deal(ch, v_next)
             return ch

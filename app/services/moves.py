@@ -61,7 +61,7 @@ class Moves:
 
         def build(snap: Snapshot, v_next: int) -> D.Change:
             ch = self.writer.begin(snap)
-            seat = ch.doc["seats"][n]
+            seat = D.taken_seat(ch.doc, n)
             seat["timeouts"] = 0
             seat["seen"] = now_ms()
             if seat["away"]:
@@ -96,7 +96,7 @@ class Moves:
                 return None
             seat["seen"] = now_ms()
             if seat["away"]:
-                seat.update(away=False, timeouts=0)
+                seat["away"], seat["timeouts"] = False, 0
                 ch.events.append({"type": "back", "table_seat": n})
             return ch
 

@@ -47,7 +47,8 @@ async def replay_match(db: async_sessionmaker[AsyncSession], match_id: int) -> R
             return Replay(match_id, False, 0, None, None, "no such match")
         moves = (await session.execute(select(Move).where(Move.match_id == match_id)
                                        .order_by(Move.seq))).scalars().all()
-    if match.result is None:
+    if match.result is None or match.options is None or match.n_seats is None \
+            or match.seed is None:
         return Replay(match_id, False, len(moves), None, None, "the match has not finished")
     log = [{"seat": m.seat, "action": m.action} for m in moves]
     try:

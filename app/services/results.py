@@ -19,10 +19,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import orjson
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, Table, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
@@ -134,12 +134,12 @@ def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> st
 
 # Rows are written through the tables (Core statements), not the ORM's unit of work or bulk
 # paths: the outbox writes every entry's rows, and the ORM's bookkeeping was most of its CPU.
-ROUNDS, MATCHES = Round.__table__, Match.__table__
+ROUNDS, MATCHES = cast(Table, Round.__table__), cast(Table, Match.__table__)
 
 
 async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:
     """Write one outbox entry inside the caller's transaction; False when it was written before."""
-    kind = entry.get("kind")
+    kind = str(entry.get("kind"))
     try:
         writer = WRITERS[kind]
     except KeyError:
@@ -217,7 +217,7 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
 async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
     round_id = await _round_id(session, e)
-    claimed = await session.execute(
+    claimed: CursorResult = await session.execute(  # type: ignore[assignment]
         update(ROUNDS).where(ROUNDS.c.id == round_id, ROUNDS.c.version.is_(None)).values(
             version=e["version"], winner=e["winner"], ending=e["ending"],
             multiplier=e["multiplier"], detail=e["detail"]))
@@ -246,7 +246,7 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     match_id = await _match_id(session, e)
     finished = _when(e["finished_at"]) or datetime.now(UTC)
     result = e["result"]
-    claimed = await session.execute(
+    claimed: CursorResult = await session.execute(  # type: ignore[assignment]
         update(MATCHES).where(MATCHES.c.id == match_id, MATCHES.c.finished_at.is_(None)).values(
             options=e["options"], seed=e["seed"], n_seats=len(e["players"]), result=result,
             started_at=_when(e.get("started_at")), finished_at=finished))

@@ -29,7 +29,6 @@ Readings taken where the issue leaves room:
 
 from __future__ import annotations
 
-import random
 from enum import StrEnum
 from typing import Any, Literal, TypedDict
 
@@ -103,7 +102,7 @@ class Change:
         self.events: list[dict[str, Any]] = []
         self.log: list[dict[str, Any]] = []
         self.steps: list[Any] = []  # the rules steps applied, for the outbox
-        self.vacated: list[tuple[int, dict]] = []  # (table seat, seat) freed by this change
+        self.vacated: list[tuple[int, Seat]] = []  # (table seat, seat) freed by this change
         self.dirty = False  # ``state`` moved on: ``seal`` dumps it into the document
 
 
@@ -149,11 +148,18 @@ def new_doc(rs: Ruleset, tid: str, n_seats: int, options: dict, turn_seconds: in
     }
 
 
+def taken_seat(doc: Doc, n: int) -> Seat:
+    """Seat ``n``, known to be taken."""
+    taken = doc["seats"][n]
+    assert taken is not None, f"seat {n} is empty"
+    return taken
+
+
 def begin(doc: Doc, state: Any = None) -> Change:
     """A change on a copy of the document (only seats are edited in place; the rest is
     replaced, so a shallow copy of them is enough and the dumped state is not copied)."""
-    new = dict(doc)
-    new["seats"] = [dict(s) if s else None for s in doc["seats"]]
+    new = doc.copy()
+    new["seats"] = [s.copy() if s else None for s in doc["seats"]]
     return Change(new, state)
 
 
@@ -177,7 +183,7 @@ def human_seated(doc: Doc) -> bool:
 
 
 def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int,
-              seen: int | None = None) -> dict:
+              seen: int | None = None) -> Seat:
     return {"player": pid, "name": name, "bot": bot, "away": False, "timeouts": 0,
             "stack": stack, "sit": sit, "leaving": False, "rematch": False, "seen": seen}
 
@@ -191,7 +197,7 @@ def remove(ch: Change, n: int) -> None:
     to the end and the seat is freed then; otherwise at once. The last human out of a table
     that is not playing takes the bots with them (their stakes go back to the house)."""
     if game_seat(ch.doc, n) is not None:
-        ch.doc["seats"][n]["leaving"] = True
+        taken_seat(ch.doc, n)["leaving"] = True
         ch.events.append({"type": "leaving", "table_seat": n})
     else:
         vacate(ch, n)
@@ -209,11 +215,12 @@ def dealable(doc: Doc) -> list[int] | None:
     seats = doc["seats"]
     if doc["chips"]:
         ready = [n for n, s in enumerate(seats) if s and not s["leaving"] and not s["away"]
-                 and (s["stack"] or 0) >= doc["stake"]]
+                 and (s["stack"] or 0) >= (doc["stake"] or 0)]
         return ready if len(ready) >= 2 else None
-    if any(s is None or s["leaving"] for s in seats):
+    taken = [s for s in seats if s is not None and not s["leaving"]]
+    if len(taken) < len(seats):
         return None
-    if doc["status"] == TableStatus.OVER and not all(s["rematch"] for s in seats if not s["bot"]):
+    if doc["status"] == TableStatus.OVER and not all(s["rematch"] for s in taken if not s["bot"]):
         return None
     return list(range(len(seats)))
 
@@ -222,12 +229,13 @@ def deal(ch: Change, rs: Ruleset, seed: int, players: list[int], v_next: int) ->
     doc = ch.doc
     opts = dict(doc["options"])
     if doc["chips"]:
-        opts["stacks"] = [doc["seats"][p]["stack"] for p in players]
+        opts["stacks"] = [taken_seat(doc, p)["stack"] for p in players]
         last = (doc["result"] or {}).get("winner_seat")
         opts["previous_winner"] = players.index(last) if last in players else None
     ch.state = rs.new_state(opts, len(players), seed)
-    doc.update(status=TableStatus.PLAYING, players=players, seed=seed, match_no=doc["match_no"] + 1,
-               result=None, match_options=opts)
+    doc["status"], doc["players"], doc["seed"] = TableStatus.PLAYING, players, seed
+    doc["match_no"] += 1
+    doc["result"], doc["match_options"] = None, opts
     ch.dirty = True
     for s in doc["seats"]:
         if s:
@@ -254,6 +262,7 @@ def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
         if action is None:
             return
         gseat = rs.to_act(ch.state)
+        assert gseat is not None  # a forced action has a seat to act
         _record(ch, rs, rs.apply(ch.state, gseat, action), gseat, action, "forced", v_next)
     raise RuntimeError(f"{ch.doc['game']}: more than {MAX_FORCED} forced moves in a row")
 
@@ -273,22 +282,24 @@ def _record(ch: Change, rs: Ruleset, step, gseat: int, action: Action, by: str,
 def _finish(ch: Change, rs: Ruleset) -> None:
     doc = ch.doc
     outcome = rs.outcome(ch.state)
+    assert outcome is not None  # nobody to act: the match is over
     result = outcome.to_json()
     result["winner_seat"] = doc["players"][outcome.winners[0]] if outcome.winners else None
-    doc.update(status=TableStatus.OVER, result=result)
+    doc["status"], doc["result"] = TableStatus.OVER, result
     if doc["chips"]:
         for gseat, delta in enumerate(outcome.scores):
-            doc["seats"][doc["players"][gseat]]["stack"] += delta
+            stacked = taken_seat(doc, doc["players"][gseat])
+            stacked["stack"] = (stacked["stack"] or 0) + delta
     ch.events.append({"type": "table_over", "match_no": doc["match_no"],
                       "winners": [doc["players"][w] for w in outcome.winners]})
     for n, s in enumerate(doc["seats"]):
         if s and (s["leaving"] or (not s["bot"] and s["away"])
-                  or (doc["chips"] and s["bot"] and s["stack"] < doc["stake"])):
+                  or (doc["chips"] and s["bot"] and (s["stack"] or 0) < (doc["stake"] or 0))):
             vacate(ch, n)
 
 
 def vacate(ch: Change, n: int) -> None:
-    ch.vacated.append((n, ch.doc["seats"][n]))
+    ch.vacated.append((n, taken_seat(ch.doc, n)))
     ch.doc["seats"][n] = None
     ch.events.append({"type": "left", "table_seat": n})
 
@@ -298,7 +309,9 @@ def timeout(ch: Change, rs: Ruleset, clock: dict, v_next: int, *, away_after: in
     timeout): the forced move if there is one, else the bot's choice. ``away_after`` timeouts
     in a row mark a human away."""
     doc, n = ch.doc, clock["seat"]
+    assert n is not None  # a turn or bot clock belongs to a seat
     seat = doc["seats"][n]
+    assert seat is not None
     by = "bot" if seat["bot"] or seat["away"] or seat["leaving"] else "timeout"
     if by == "timeout":
         seat["timeouts"] += 1
@@ -309,31 +322,29 @@ def timeout(ch: Change, rs: Ruleset, clock: dict, v_next: int, *, away_after: in
     gseat = doc["players"].index(n)
     action = rs.forced_action(ch.state)
     if action is None:
-        raw = bot_action(doc["game"], rs.view(ch.state, gseat), doc["seed"], v_next)
+        raw = bot_action(doc["game"], rs.view(ch.state, gseat), doc["seed"] or 0, v_next)
         action = rs.parse_action(raw)
     play(ch, rs, gseat, action, by, v_next)
 
 
 def bot_action(game: str, view: dict, seed: int, v: int) -> dict:
     """The bot's choice for a seat, seeded by the match seed and the version (replayable)."""
-    rng = rng_for(seed, "bot", v)
-    try:
-        return bots.choose(game, view, rng)
-    except ModuleNotFoundError:  # a game whose bot is not written yet plays randomly
-        return bots.random_legal(view, random.Random(rng.random()))
+    return bots.choose(game, view, rng_for(seed, "bot", v))
 
 
 # --- clocks ----------------------------------------------------------------------------------
 def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
-               bot_delay: float, round_pause: float) -> dict | None:
+               bot_delay: float, round_pause: float) -> Clock | None:
     """O-3: the deadline of the seat to act (a bot's short delay for bots and away players), or
     the pause before a chips table's next round."""
     if doc["status"] == TableStatus.CLOSED:
         return None
     if doc["status"] == TableStatus.PLAYING:
         gseat = rs.to_act(state)
+        assert gseat is not None  # a table plays while its match has a seat to act
         n = doc["players"][gseat]
         seat = doc["seats"][n]
+        assert seat is not None
         if seat["bot"] or seat["away"] or seat["leaving"]:
             return {"kind": "bot", "at": now_ms + int(bot_delay * 1000), "seat": n, "v": v_next}
         at = now_ms + doc["turn_seconds"] * 1000
@@ -343,11 +354,11 @@ def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
     return None
 
 
-# --- idle seats and closing (issue 7) ----------------------------------------------------------
+# --- idle seats and closing ------------------------------------------------------------------
 def _idle_candidates(doc: Doc) -> list[tuple[int, int]]:
     """(table seat, ms last seen) of the humans whose inactivity counts: not playing now."""
-    return [(n, s["seen"]) for n, s in enumerate(doc["seats"])
-            if s and not s["bot"] and not s["leaving"] and s.get("seen") is not None
+    return [(n, seen) for n, s in enumerate(doc["seats"])
+            if s and not s["bot"] and not s["leaving"] and (seen := s.get("seen")) is not None
             and game_seat(doc, n) is None]
 
 
@@ -357,8 +368,9 @@ def chores_at(doc: Doc, *, idle_ms: int, empty_ms: int) -> int | None:
         return None
     times = [seen + idle_ms for _, seen in _idle_candidates(doc)]
     idle = doc["status"] != TableStatus.PLAYING and not any_human(doc)
-    if idle and doc.get("empty_since") is not None:
-        times.append(doc["empty_since"] + empty_ms)
+    empty_since = doc.get("empty_since")
+    if idle and empty_since is not None:
+        times.append(empty_since + empty_ms)
     return min(times, default=None)
 
 
@@ -383,7 +395,7 @@ def close(ch: Change) -> None:
     for n, seat in enumerate(ch.doc["seats"]):
         if seat:
             vacate(ch, n)
-    ch.doc.update(status=TableStatus.CLOSED, clock=None)
+    ch.doc["status"], ch.doc["clock"] = TableStatus.CLOSED, None
     ch.events.append({"type": "table_closed"})
 
 
@@ -397,7 +409,7 @@ def note_empty(doc: Doc, now_ms: int) -> None:
 
 # --- what clients see ------------------------------------------------------------------------
 def summary(doc: Doc, v: int) -> dict[str, Any]:
-    seats = []
+    seats: list[dict[str, Any]] = []
     for n, s in enumerate(doc["seats"]):
         if s is None:
             seats.append({"seat": n, "name": None, "player_id": None, "bot": False,

@@ -81,9 +81,10 @@ class TableViews:
         v = message["v"]
         snap = await self.store.snapshot(tid, at_least=v)
         socks = [s for s in socks if 0 <= s.last_v < snap.v] if snap else []
-        if not socks:
+        if snap is None or not socks:
             return
         low = min(s.last_v for s in socks)
+        got: list[tuple[int, list]] | None
         if low == v - 1 and snap.v == v:
             got = [(v, message["e"])]
         else:

@@ -60,7 +60,7 @@ class Sweeper:
                                              num=self.batch)
         ran = 0
         for raw in due:
-            tid = raw.decode()
+            tid = raw.decode() if isinstance(raw, bytes) else str(raw)
             if await self._claim(keys=[self.keys.clocks], args=[tid, now, self.lease_ms]):
                 try:
                     ran += bool(await self.run(tid, claimed=True))

@@ -30,7 +30,7 @@ class Hub:
         self.redis, self.keys, self.store, self.deliver = redis, keys, store, deliver
         self.sockets: dict[str, set[Any]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._pubsub = None
+        self._pubsub: Any = None  # redis.asyncio PubSub, opened by start()
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:

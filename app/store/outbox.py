@@ -52,6 +52,7 @@ import os
 import socket
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import orjson
 from redis.asyncio import Redis
@@ -239,8 +240,8 @@ class OutboxConsumer:
         groups = [keys] if not self.per_stream else [[k] for k in keys]
         done = 0
         for some in groups:
-            reply = await self.redis.xreadgroup(self.group, self.name, {k: start for k in some},
-                                                count=self.count, block=block)
+            reply: Any = await self.redis.xreadgroup(
+                self.group, self.name, {k: start for k in some}, count=self.count, block=block)
             done += await self._settle([(_s(key), entry_id, fields)
                                         for key, entries in reply or ()
                                         for entry_id, fields in entries if fields])

@@ -58,7 +58,7 @@ LOG_TTL = 7 * 24 * 3600  # an action log outlives its match by far (records are 
 class Snapshot:
     tid: str
     v: int
-    doc: dict[str, Any]
+    doc: Any  # the table document (app/services/table_doc.py TableDoc), never interpreted here
     memo: dict[str, Any] = dataclasses.field(default_factory=dict)  # per-process derived data
 
 
@@ -195,7 +195,7 @@ class TableStore:
         self,
         tid: str,
         expected: int,
-        doc: dict[str, Any],
+        doc: Any,
         *,
         events: list[dict[str, Any]],
         cmd: str | None = None,

@@ -185,5 +185,5 @@ async def test_a_table_nobody_ever_sat_at_closes(live_server):
     made = await srv.live.lobby.create("moon", 4, {}, None)
     assert await srv.live.redis.zscore(srv.live.keys.clocks, made["id"]) is not None
     await until(lambda: _status(srv, made["id"], "closed"))
-    assert (await srv.live.lobby.list(game=None, stake=None, open_seats=False, page=1,
+    assert (await srv.live.lobby.list_tables(game=None, stake=None, open_seats=False, page=1,
                                        per_page=20))["total"] == 0
