@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     buy_in_max_stakes: int = 1000  # the largest buy-in, in stakes (the smallest is one stake)
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
     outbox_reclaim_ms: int = 30_000  # an entry pending this long on a dead consumer is taken over
+    # A buy-in still pending this long (its process died between the wallet and the seat) is
+    # seated or refunded by any process's reconciler, which looks this often.
+    buy_in_timeout_seconds: float = 30.0
+    buy_in_check_seconds: float = 10.0
     # Whether this server process also writes the outbox to the database. Under heavy load the
     # consumer's database round trips queue behind the sockets on the one event loop; a busy
     # deployment sets this false on the web replicas and runs ``python -m app outbox`` (bench/).

@@ -24,6 +24,7 @@ from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
 from .metrics import Metrics, count_round_trip
+from .services.buy_ins import BuyInReconciler
 from .services.lobby import Lobby
 from .services.moves import Moves
 from .services.players import Players
@@ -63,6 +64,8 @@ class Live:
         self.views = TableViews(self.store)
         self.lobby = Lobby(self.writer, self.views, db=db)
         self.moves = Moves(self.writer)
+        self.buy_ins = BuyInReconciler(db, self.writer, timeout=settings.buy_in_timeout_seconds,
+                                       every=settings.buy_in_check_seconds)
         self.outbox = outbox_consumer(redis, db, prefix=settings.key_prefix,
                                       min_idle_ms=settings.outbox_reclaim_ms)
         self.hub = Hub(redis, self.keys, self.store,
@@ -89,7 +92,8 @@ def create_app(settings: Settings | None = None, *,
             live = Live(settings, redis, seeds, make_sessionmaker(engine))
             app.state.live = live
             await live.hub.start()
-            workers = [asyncio.create_task(live.sweeper.forever())]
+            workers = [asyncio.create_task(live.sweeper.forever()),
+                       asyncio.create_task(live.buy_ins.forever())]
             if settings.outbox_consumer:
                 workers.append(asyncio.create_task(live.outbox.run()))
             try:

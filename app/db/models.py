@@ -162,3 +162,19 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     version: Mapped[int | None] = mapped_column(BigInteger)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class BuyIn(Base):
+    """A buy-in between the wallet's debit and the seat (DESIGN.md "Money"): written with the
+    debit, then ``seated`` or ``refunded`` exactly once (app/services/buy_ins.py)."""
+
+    __tablename__ = "buy_in"
+    __table_args__ = (Index("ix_buy_in_pending", "status", "created_at"),)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)  # the debit's ledger key
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    table_id: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int] = mapped_column(Integer)
+    amount: Mapped[int] = mapped_column(Chips)
+    status: Mapped[str] = mapped_column(String(10), default="pending")  # | seated | refunded
+    created_at: Mapped[datetime] = _now()
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -1,13 +1,16 @@
 """The lobby's side of a table: create, list, look at, sit, leave, fill with bots, rematch and
 quick join. Every change goes through the single write path (``TableWriter.change``).
 
-A chips table's buy-in leaves the wallet (one locked database transaction, ``money.buy_in``)
-before the seat is taken, so a wallet that cannot pay is refused; the buy-in is given back when
-the seat is not taken.
+A chips table's buy-in leaves the wallet (one locked database transaction, ``money.buy_in``, that
+also records it as pending) before the seat is taken, so a wallet that cannot pay is refused.
+The compare-and-set that takes the seat notes the buy-in as seated in the document and writes an
+outbox entry that marks it seated in the database; a refused seat refunds it at once. A crash or
+a lost connection in between leaves it pending, for the reconciler (app/services/buy_ins.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from typing import Any
 
@@ -88,13 +91,18 @@ class Lobby:
             key = await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
 
         def build(snap: Snapshot, v_next: int) -> D.Change:
+            if key is not None and D.buy_in_outcome(snap.doc, key) == "void":
+                raise TableError(409, "buy_in_expired",
+                                 "taking the seat took too long; the buy-in is back in your wallet")
             if snap.doc["seats"][n] is not None:
                 raise TableError(409, "seat_taken", f"seat {n} is taken")
             if D.seat_of(snap.doc, player["id"]) is not None:  # a concurrent sit won
                 raise TableError(409, "already_seated", "you already sit at this table")
             ch = self.writer.begin(snap)
             ch.doc["seats"][n] = D.make_seat(player["id"], player["name"], bot=False,
-                                             stack=stack, sit=v_next, seen=now_ms())
+                                             stack=stack, sit=v_next, seen=now_ms(), buy_in=key)
+            if key is not None:
+                D.note_buy_in(ch.doc, key, "seated", now_ms())
             ch.events.append({"type": "seated", "table_seat": n, "name": player["name"]})
             self.writer.maybe_deal(ch, v_next)
             return ch
@@ -102,8 +110,9 @@ class Lobby:
         try:
             res, _ = await self.writer.change(tid, build, snap=snap)
         except TableError:
-            if key is not None and stack is not None:  # this call's seat was surely not taken
-                await self._refund(player["id"], tid, n, stack, key)
+            if key is not None:  # this call's seat was surely not taken: refund it now
+                with contextlib.suppress(money.Unavailable):  # else the reconciler will
+                    await money.settle_buy_in(self.db, key, seated=False)
             raise
         assert res is not None and res.current is not None
         return self.views.summary(res.current)
@@ -188,9 +197,6 @@ class Lobby:
             raise TableError(422, e.code, e.message, "buy_in") from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
-
-    async def _refund(self, pid: Any, tid: str, seat: int, amount: int, key: str) -> None:
-        await money.cash_out(self.db, pid, tid, seat, amount, key="refund:" + key)
 
     async def _live_snaps(self) -> list[Snapshot]:
         """The lobby's tables. A closed one still listed (its process died between closing and

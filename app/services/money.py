@@ -5,9 +5,11 @@ Every function takes an ``async_sessionmaker`` and runs one database transaction
 - :func:`register_player` creates the player, the wallet and the starting grant from the house.
 - :func:`buy_in` moves chips from the wallet to the player's stack on a table. It locks the wallet
   row (``SELECT ... FOR UPDATE``; on SQLite the ``BEGIN IMMEDIATE`` transaction serialises) and
-  refuses an overdraft with :class:`InsufficientChips`; only after it commits does the caller take
-  the seat in Redis. If taking the seat fails, the caller gives the chips back with
-  :func:`cash_out` under the key ``refund:<buy-in key>``.
+  refuses an overdraft with :class:`InsufficientChips`, and records the buy-in as pending
+  (``buy_in`` row) in the same transaction; only after it commits does the caller take the seat
+  in Redis. :func:`settle_buy_in` then marks it seated, or refunds it (``refund:<buy-in key>``),
+  exactly once: the caller does it when it knows the outcome, and the reconciler
+  (app/services/buy_ins.py) for a buy-in left pending by a crash or a lost connection.
 - :func:`cash_out` returns a stack to the wallet. Tables normally do this through the outbox (an
   entry of kind ``cash_out`` written by the same compare-and-set that frees the seat), so the
   cash-out lands after every payment of that stack and survives a database outage.
@@ -23,13 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import String, cast, func, literal, select
+from sqlalchemy import CursorResult, String, cast, func, literal, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import ledger
 from app.db.ledger import HOUSE, Leg, stack_account, wallet_account
-from app.db.models import LedgerEntry, LedgerTxn, Player, Wallet
+from app.db.models import BuyIn, LedgerEntry, LedgerTxn, Player, Wallet
 
 DEFAULT_STARTING_BALANCE = 10_000
 Sessions = async_sessionmaker[AsyncSession]
@@ -102,13 +104,14 @@ async def buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount:
         upper = f" and {maximum}" if maximum is not None else ""
         raise BadBuyIn(f"the buy-in must be between {minimum}{upper} chips")
     try:
-        return await _buy_in(db, player_id, table_id, amount, key)
+        return await _buy_in(db, player_id, table_id, seat, amount, key)
     except UNREACHABLE as err:
         raise Unavailable("chips cannot be moved right now (database unreachable); "
                           "try again shortly") from err
 
 
-async def _buy_in(db: Sessions, player_id: int, table_id: str, amount: int, key: str) -> int:
+async def _buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount: int,
+                  key: str) -> int:
     async with db.begin() as session:
         wallet = await ledger.lock_wallet(session, player_id)
         if wallet is None:
@@ -122,7 +125,49 @@ async def _buy_in(db: Sessions, player_id: int, table_id: str, amount: int, key:
         await ledger.post(session, key, "buy_in", [
             Leg(wallet_account(player_id), player_id, -amount),
             Leg(stack_account(table_id, player_id), player_id, amount)], table_id)
+        session.add(BuyIn(key=key, player_id=player_id, table_id=table_id, seat=seat,
+                          amount=amount, status="pending"))
         return balance - amount
+
+
+async def settle_buy_in(db: Sessions, key: str, *, seated: bool) -> bool:
+    """Resolve a pending buy-in: ``seated`` (its chips are the seat's stack now) or refunded to
+    the wallet. Exactly once: only a pending buy-in changes (False otherwise), and the refund is
+    keyed ``refund:<key>`` besides."""
+    try:
+        async with db.begin() as session:
+            if seated:
+                return await mark_seated_in(session, key)
+            done: CursorResult = await session.execute(  # type: ignore[assignment]
+                update(BuyIn).where(BuyIn.key == key, BuyIn.status == "pending")
+                .values(status="refunded", resolved_at=func.now())
+                .returning(BuyIn.player_id, BuyIn.table_id, BuyIn.amount))
+            row = done.first()
+            if row is None:
+                return False
+            await cash_out_in(session, row.player_id, row.table_id, row.amount,
+                              key="refund:" + key)
+            return True
+    except UNREACHABLE as err:
+        raise Unavailable("chips cannot be moved right now (database unreachable)") from err
+
+
+async def mark_seated_in(session: AsyncSession, key: str) -> bool:
+    """The pending buy-in ``key`` is a seat's stack now; False if it was resolved before."""
+    done: CursorResult = await session.execute(  # type: ignore[assignment]
+        update(BuyIn).where(BuyIn.key == key, BuyIn.status == "pending")
+        .values(status="seated", resolved_at=func.now()))
+    return done.rowcount > 0
+
+
+async def pending_buy_ins(db: Sessions, *, older_than: datetime, limit: int = 100
+                          ) -> list[BuyIn]:
+    """Buy-ins still pending since before ``older_than``, oldest first."""
+    async with db() as session:
+        rows = await session.execute(
+            select(BuyIn).where(BuyIn.status == "pending", BuyIn.created_at < older_than)
+            .order_by(BuyIn.created_at).limit(limit))
+        return list(rows.scalars())
 
 
 async def cash_out(db: Sessions, player_id: int, table_id: str, seat: int, amount: int, *,

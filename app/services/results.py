@@ -30,7 +30,7 @@ from app.db.ledger import Leg, stack_account
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
 from app.games.base import Step
 from app.games.registry import get_ruleset
-from app.services.money import cash_out_in
+from app.services.money import cash_out_in, mark_seated_in
 from app.store.outbox import BadEntry
 
 
@@ -122,6 +122,12 @@ def _number(value: Any) -> int | None:
     if isinstance(value, dict):
         value = value.get("value")
     return value if type(value) is int else None
+
+
+def seated_entry(table_id: str, buy_in: str) -> str:
+    """The entry that marks a pending buy-in seated (written with the seat, services/lobby.py)."""
+    return _dumps({"kind": "buy_in_seated", "key": f"seated:{buy_in}", "table": table_id,
+                   "buy_in": buy_in, "at": _now()})
 
 
 def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> str:
@@ -263,6 +269,10 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     return True
 
 
+async def _write_seated(session: AsyncSession, e: Mapping[str, Any]) -> bool:
+    return await mark_seated_in(session, e["buy_in"])
+
+
 async def _write_cash_out(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     return await cash_out_in(session, e["player"], e["table"], e["amount"], key=e["key"])
 
@@ -276,5 +286,5 @@ async def _write_house(session: AsyncSession, e: Mapping[str, Any]) -> bool:
 
 
 WRITERS = {"lewat": _write_lewat, "round": _write_round, "match": _write_match,
-           "cash_out": _write_cash_out, "house_stake": _write_house,
+           "cash_out": _write_cash_out, "buy_in_seated": _write_seated, "house_stake": _write_house,
            "house_return": _write_house}

@@ -30,7 +30,7 @@ Readings taken where the issue leaves room:
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 import orjson
 
@@ -59,6 +59,7 @@ class Seat(TypedDict):
     leaving: bool  # left during the match: the bot plays it to the end
     rematch: bool
     seen: int | None  # ms: the player's last act, sit, sync or chat
+    buy_in: NotRequired[str | None]  # chips tables: the key of the buy-in this seat holds
 
 
 class Clock(TypedDict):
@@ -87,6 +88,9 @@ class TableDoc(TypedDict):
     result: dict[str, Any] | None  # the last outcome
     clock: Clock | None
     created: int  # ms
+    # Chips tables: recent buy-ins by key -> ["seated" | "void", ms], so a buy-in is seated or
+    # voided (then refunded) exactly once, decided by the compare-and-set (services/buy_ins.py).
+    buy_ins: NotRequired[dict[str, list[Any]]]
 
 
 Doc = TableDoc
@@ -183,9 +187,27 @@ def human_seated(doc: Doc) -> bool:
 
 
 def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int,
-              seen: int | None = None) -> Seat:
+              seen: int | None = None, buy_in: str | None = None) -> Seat:
     return {"player": pid, "name": name, "bot": bot, "away": False, "timeouts": 0,
-            "stack": stack, "sit": sit, "leaving": False, "rematch": False, "seen": seen}
+            "stack": stack, "sit": sit, "leaving": False, "rematch": False, "seen": seen,
+            "buy_in": buy_in}
+
+
+BUY_IN_MEMORY_MS = 24 * 3600 * 1000  # far longer than any buy-in stays pending
+
+
+def buy_in_outcome(doc: Doc, key: str) -> str | None:
+    """"seated" or "void" once the table decided the buy-in ``key``; None before."""
+    noted = (doc.get("buy_ins") or {}).get(key)
+    return noted[0] if noted else None
+
+
+def note_buy_in(doc: Doc, key: str, outcome: str, now_ms: int) -> None:
+    """Record the table's decision on a buy-in (forgetting those older than a day)."""
+    kept = {k: v for k, v in (doc.get("buy_ins") or {}).items()
+            if now_ms - v[1] < BUY_IN_MEMORY_MS}
+    kept[key] = [outcome, now_ms]
+    doc["buy_ins"] = kept
 
 
 def any_human(doc: Doc) -> bool:

@@ -9,7 +9,8 @@ change ends a match (the record needs the whole log).
   (``results.outbox_entries``);
 - a bot taking a seat with a stack: ``house_stake`` (the house funds bots, so wallets + stacks
   + the house still sum to zero); a bot leaving: ``house_return``;
-- a player's seat freed (left, removed, table closed): ``cash_out`` of the seat's stack.
+- a player's seat freed (left, removed, table closed): ``cash_out`` of the seat's stack;
+- a player's seat taken with a buy-in: ``buy_in_seated`` (the pending buy-in is resolved).
 Human buy-ins are not here: they are a database transaction *before* the seat is taken
 (``money.buy_in``), since they must be refused when the wallet cannot pay.
 """
@@ -34,9 +35,13 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
                          ) -> list[str]:
     doc, out = ch.doc, []
     for n, seat in enumerate(doc["seats"]):
-        if seat and seat["bot"] and seat["stack"] and seat["sit"] == v_next:
+        if not seat or seat["sit"] != v_next:
+            continue
+        if seat["bot"] and seat["stack"]:
             out.append(results.house_entry("house_stake", tid, seat["player"], seat["stack"],
                                            f"house_stake:{tid}:{n}:{v_next}"))
+        elif seat.get("buy_in"):
+            out.append(results.seated_entry(tid, seat["buy_in"]))
     if ch.steps:
         occupants = _occupants(before_doc, ch)
         players = [occupants[p]["player"] if p in occupants else None for p in doc["players"]]

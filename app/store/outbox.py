@@ -14,6 +14,7 @@ a JSON object:
     match    options, seed (decimal string), players (id per seat), result (Outcome JSON),
              moves: [{seat, v, action}], started_at, finished_at
     cash_out seat, player, amount     (stack -> wallet, when a player leaves)
+    buy_in_seated  buy_in (the key of a pending buy-in that is now a seat's stack)
     house_stake / house_return  who (a bot's id, e.g. "bot:2"), amount  (house <-> bot stack)
 
 Reading side: :class:`OutboxConsumer`, one per process, all in the consumer group ``db``. It

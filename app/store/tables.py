@@ -167,6 +167,11 @@ class TableStore:
         rows = await self.redis.xrevrange(self.keys.events(tid), count=versions)
         return [e for _, fields in reversed(rows) for e in orjson.loads(fields[b"e"])]
 
+    async def outbox_backlog(self, tid: str) -> int:
+        """Entries of the table's outbox not yet written to the database."""
+        self._trip()
+        return int(await self.redis.xlen(self.keys.outbox(tid)))
+
     async def live_tables(self) -> list[str]:
         self._trip()
         return [t.decode() for t in await self.redis.zrevrange(self.keys.live, 0, -1)]
