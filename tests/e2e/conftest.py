@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 ROOT = Path(__file__).resolve().parents[2]
-DESKTOP = {"width": 1366, "height": 860}
+DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 

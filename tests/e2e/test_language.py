@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import PHONE, shot
+from .conftest import DESKTOP, PHONE, shot
 from .play import RESULT, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
@@ -77,7 +77,7 @@ def test_language_switch_changes_every_visible_string(new_page):
     check(page, "en", only["id"], "lobby")
 
     open_vs_bots(page, "gaple")
-    page.set_viewport_size({"width": 1366, "height": 860})
+    page.set_viewport_size(DESKTOP)
     play_until([page], lambda: page.locator(".log li").count() >= 6, timeout=60)
     for lang in ("id", "en"):
         switch(page, lang)
