@@ -27,6 +27,7 @@ system-deps:
 
 test: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
+	@if command -v node >/dev/null 2>&1; then node --test tests/js/*.test.mjs; else echo "node not found: tests/js skipped"; fi
 	$(PY) -m pytest -q
 
 simulate: $(STAMP)
