@@ -51,8 +51,9 @@ def test_language_switch_changes_every_visible_string(new_page):
     id_words = set().union(*(words(v) for v in dicts["id"].values()))
     en_words = set().union(*(words(v) for v in dicts["en"].values()))
     # each language is named in its own words in the switch (as sites usually do)
-    own_names = set().union(*(words(name) for _, name in page.evaluate(
-        "import('/js/i18n.js').then(m => m.LANGS)")))
+    own_names = set().union(
+        *(words(name) for _, name in page.evaluate("import('/js/i18n.js').then(m => m.LANGS)"))
+    )
     only = {"id": id_words - en_words - own_names, "en": en_words - id_words - own_names}
     assert {"giliran", "lewat"} & only["id"] and {"turn", "table"} & only["en"]
 
