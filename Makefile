@@ -15,12 +15,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m app serve
 
-# Debian's Chromium (browser tests; never a downloaded browser) and docker-compose (validates the
-# compose file, no engine needed), installed with apt when missing (root, as on our machines).
+# Debian's Chromium (browser tests; never a downloaded browser), docker-compose (validates the
+# compose file, no engine needed) and Node.js (the client's pure functions, tests/js), installed
+# with apt when missing (root, as on our machines).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium chromium-driver"; \
 	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	if [ -n "$$missing" ]; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
@@ -28,6 +30,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
 	$(VENV)/bin/lint-imports
+	node --test tests/js/
 	$(PY) -m pytest -q
 
 simulate: $(STAMP)

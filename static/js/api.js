@@ -37,6 +37,7 @@ async function call(method, path, body) {
 const tablePath = (id) => `/api/tables/${encodeURIComponent(id)}`;
 
 export const api = {
+  games: () => call("GET", "/api/games"),
   register: (name) => call("POST", "/api/players", { name }),
   async me() {
     const me = await call("GET", "/api/players/me");
@@ -50,7 +51,7 @@ export const api = {
   },
   async tables() { return (await call("GET", "/api/tables?per_page=100")).items; },
   table: (id) => call("GET", tablePath(id)),
-  /** spec: {game, seats, options, turn_seconds} */
+  /** spec: {game, seats, options, ...table options (turn_seconds)} */
   createTable: (spec) => call("POST", "/api/tables", spec),
   sit: (id, seat) => call("POST", `${tablePath(id)}/seats/${seat}`, {}),
   leave: (id, seat) => call("DELETE", `${tablePath(id)}/seats/${seat}`),

@@ -44,7 +44,10 @@ function header() {
   chips.hidden = !me || me.balance === undefined;
   who.hidden = !me;
   if (me) {
-    chips.textContent = `● ${t("chips.n", { n: me.balance ?? 0 })}`;
+    const n = me.balance ?? 0;
+    // a phone shows the number alone, so the language names fit beside it
+    chips.replaceChildren(h("span", { class: "chips-long" }, `● ${t("chips.n", { n })}`),
+      h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`));
     chips.title = t("chips");
     who.textContent = me.name;
   }

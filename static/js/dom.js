@@ -32,6 +32,22 @@ export function clear(el) {
   return el;
 }
 
+/**
+ * A place in the page whose content is replaced as a whole: put `slot.node` where it goes,
+ * then `slot.set(node)` swaps it (null leaves an empty comment, so the place is kept).
+ */
+export function slot() {
+  let current = document.createComment("");
+  return {
+    get node() { return current; },
+    set(next) {
+      const node = next || document.createComment("");
+      current.replaceWith(node);
+      current = node;
+    },
+  };
+}
+
 /** A v4 uuid, also outside secure contexts (plain http on a LAN address). */
 export function uuid() {
   if (globalThis.crypto?.randomUUID) {

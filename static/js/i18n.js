@@ -8,17 +8,22 @@ export const DICTS = { id, en };
 export const LANGS = [["id", "Bahasa Indonesia"], ["en", "English"]];
 const KEY = "meja.lang";
 
-let lang = DICTS[localStorage.getItem(KEY)] ? localStorage.getItem(KEY) : "id";
+// Outside a browser (node --test) there is no saved choice and no page to label.
+function saved() {
+  try { return globalThis.localStorage?.getItem(KEY); } catch { return null; }
+}
+
+let lang = DICTS[saved()] ? saved() : "id";
 const listeners = new Set();
-document.documentElement.lang = lang;
+if (globalThis.document) document.documentElement.lang = lang;
 
 export function getLang() { return lang; }
 
 export function setLang(next) {
   if (!DICTS[next] || next === lang) return;
   lang = next;
-  localStorage.setItem(KEY, next);
-  document.documentElement.lang = next;
+  try { globalThis.localStorage?.setItem(KEY, next); } catch { /* not kept: no storage */ }
+  if (globalThis.document) document.documentElement.lang = next;
   for (const f of listeners) f(next);
 }
 

@@ -1,45 +1,63 @@
 // The lobby: games with one-click play against bots and quick join, the open tables by game
-// (stake, seats taken, options), a create form that explains each option, and spectating.
+// (stake, seats taken, options that differ from the defaults), a create form built from the
+// server's descriptors (GET /api/games) that explains each option, and spectating.
+//
+// One store for the page (store.js): the table list refreshes on its own without touching a
+// create form being filled in.
 
-import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { h, slot } from "./dom.js";
+import { t, has } from "./i18n.js";
 import { api } from "./api.js";
-import { GAME_IDS, SPECS, optionTags } from "./games/specs.js";
+import { loadCatalog } from "./catalog.js";
+import { optionTags, readOptions, seatCounts } from "./options.js";
+import { createStore, regionScheduler } from "./store.js";
+import { renderer } from "./games/index.js";
 import { tileSvg } from "./tiles.js";
-
-const CARD_TILE = { gaple: [6, 6], moon: [4, 1], cross: [5, 5], mexican_train: [12, 12] };
 
 const REFRESH_MS = 5000;
 
+const SHOWS = { filter: ["tables"], tables: ["tables"], loaded: ["tables"], creating: ["form"] };
+
 export function mountLobby(root, { open, toast, errorText, refreshMe }) {
-  const st = { filter: "all", tables: [], loaded: false, creating: null, busy: false };
+  const store = createStore({ catalog: null, filter: "all", tables: [], loaded: false, creating: null }, SHOWS);
+  const st = store.state;
+  let busyNow = false;
   const el = h("div", { class: "lobby" });
+  const slots = { title: slot(), cards: slot(), form: slot(), tables: slot() };
+  el.append(...Object.values(slots).map((x) => x.node));
   root.append(el);
 
+  /** The games of the catalog this client can draw, in the server's order. */
+  function games() { return (st.catalog?.games || []).filter((g) => renderer(g.name)); }
+  function gameOf(name) { return games().find((g) => g.name === name) || null; }
+
+  async function loadGames() {
+    try {
+      store.set({ catalog: await loadCatalog() });
+    } catch (err) { toast(errorText(err), "error"); }
+  }
+
   async function load() {
+    if (!st.catalog) loadGames();
     try {
       const res = await api.tables();
-      st.tables = res || [];
-      st.loaded = true;
-      render();
+      store.set({ tables: res || [], loaded: true });
     } catch (err) { if (!st.loaded) toast(errorText(err), "error"); }
   }
 
   async function busy(fn) {
-    if (st.busy) return;
-    st.busy = true;
+    if (busyNow) return;
+    busyNow = true;
     el.classList.add("busy");
     try { await fn(); } catch (err) { toast(errorText(err), "error"); } finally {
-      st.busy = false;
+      busyNow = false;
       el.classList.remove("busy");
     }
   }
 
   function tableId(x) { return x.id ?? x.table_id; }
 
-  async function createAndSit(game, options, seats, bots, stake, turnSeconds) {
-    const spec = { game, seats, options: stake === undefined ? options : { ...options, stake } };
-    if (turnSeconds) spec.turn_seconds = turnSeconds;
+  async function createAndSit(spec, bots) {
     const table = await api.createTable(spec);
     const id = tableId(table);
     await api.sit(id, 0);
@@ -48,18 +66,15 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     open(id);
   }
 
+  /** The game's default table, the other seats bots. */
   function vsBots(game) {
-    return busy(() => {
-      const spec = SPECS[game];
-      const n = spec.defaultSeats;
-      const options = spec.seatsOption ? { [spec.seatsOption]: n } : {};
-      return createAndSit(game, options, n, n - 1, spec.stake ? 10 : undefined);
-    });
+    const n = game.seats.default;
+    return busy(() => createAndSit({ game: game.name, seats: n, options: {} }, n - 1));
   }
 
   function quick(game) {
     return busy(async () => {
-      const res = await api.quickJoin(game);
+      const res = await api.quickJoin(game.name);
       refreshMe();
       open(tableId(res.table));
     });
@@ -71,34 +86,37 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   }
 
   function gameCard(game) {
-    const [a, b] = CARD_TILE[game];
-    return h("article", { class: `game-card game-${game}`, "data-game": game },
+    const [a, b] = renderer(game.name).cardTile;
+    return h("article", { class: `game-card game-${game.name}`, "data-game": game.name },
       h("span", { class: "card-tile", "aria-hidden": "true" }, tileSvg(a, b, { vertical: false })),
-      h("h3", {}, t(`game.${game}`)),
-      h("p", {}, t(`game.${game}.about`)),
+      h("h3", {}, t(`game.${game.name}`)),
+      h("p", {}, t(`game.${game.name}.about`)),
       h("div", { class: "row" },
         h("button", { class: "btn btn-primary", type: "button", "data-action": "bots", onclick: () => vsBots(game) },
           t("lobby.bots")),
         h("button", { class: "btn", type: "button", "data-action": "quick", onclick: () => quick(game) },
           t("lobby.quick")),
         h("button", { class: "btn btn-ghost", type: "button", "data-action": "create",
-          onclick: () => { st.creating = game; render(); } }, t("lobby.create"))));
+          onclick: () => store.set({ creating: game.name }) }, t("lobby.create"))));
   }
 
   function tableRow(x) {
+    const game = gameOf(x.game);
     const seats = x.seats || [];
     const n = x.n_seats ?? seats.length;
     const taken = seats.filter((p) => p && (p.name || p.player_id || p.bot)).length;
     const free = taken < n;
-    const stake = x.stake ?? x.options?.stake;
+    const tags = [...optionTags(game.options, x.options, t, has, { chips: game.chips }),
+      ...optionTags(st.catalog.table_options, x, t, has)];
     return h("li", { class: "table-row", "data-table": tableId(x), "data-game": x.game },
       h("div", { class: "table-main" },
         h("strong", {}, t(`game.${x.game}`)),
-        h("span", { class: "pill" }, stake ? t("lobby.stake", { n: stake }) : t("lobby.no_stake")),
+        h("span", { class: "pill" }, game.chips ? t("lobby.stake", { n: x.stake ?? x.options?.stake })
+          : t("lobby.no_stake")),
         h("span", { class: "pill" }, t("lobby.seats", { taken, n })),
         h("span", { class: `pill ${x.status === "playing" ? "pill-live" : ""}` },
           t(x.status === "playing" ? "lobby.playing" : "lobby.waiting")),
-        optionTags(x.game, x.options, t).map((tag) => h("span", { class: "pill pill-soft" }, tag))),
+        tags.map((tag) => h("span", { class: "pill pill-soft" }, tag))),
       h("div", { class: "table-seats" }, seats.map((p) => h("span", { class: `seat-chip ${p?.bot ? "bot" : ""}` },
         p && (p.name || p.bot) ? (p.name || t("lobby.bot")) : t("lobby.empty_seat")))),
       h("div", { class: "row" },
@@ -113,91 +131,83 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       help ? h("small", {}, help) : null);
   }
 
+  /** The form control of one declared option; its words are the dictionary's (label, help). */
+  function control(o) {
+    const label = t(o.label), help = o.help ? t(o.help) : null;
+    if (o.type === "choice") {
+      return h("fieldset", { class: "field", "data-option": o.key }, h("legend", {}, label),
+        o.choices.map((c) => h("label", { class: "radio" },
+          h("input", { type: "radio", name: o.key, value: c, checked: c === o.default }),
+          " ", t(`${o.label}.${c}`))),
+        help ? h("small", {}, help) : null);
+    }
+    if (o.type === "bool") {
+      return h("label", { class: "field check", "data-option": o.key },
+        h("input", { type: "checkbox", name: o.key, checked: o.default }),
+        h("span", { class: "field-label" }, label), help ? h("small", {}, help) : null);
+    }
+    return field(label, h("input", {
+      name: o.key, type: "number", min: o.min, max: o.max, step: 1, value: o.default, required: true,
+    }), help);
+  }
+
   function createForm(game) {
-    const spec = SPECS[game];
-    const controls = [];
+    const seatLabel = renderer(game.name).seatLabel || String;
     const form = h("form", {
-      class: "create card", "data-game": game, onsubmit: (e) => {
+      class: "create card", "data-game": game.name, onsubmit: (e) => {
         e.preventDefault();
         const f = new FormData(form);
+        const get = (key) => f.get(key);
         const n = Number(f.get("seats"));
-        const options = {};
-        for (const o of spec.options) {
-          if (o.type === "bool") options[o.key] = f.get(o.key) === "on";
-          else if (o.type === "int") options[o.key] = Number(f.get(o.key));
-          else options[o.key] = f.get(o.key);
-        }
-        if (spec.seatsOption) options[spec.seatsOption] = n;
-        const bots = f.get("bots") === "on" ? n - 1 : 0;
-        busy(() => createAndSit(game, options, n, bots,
-          spec.stake ? Number(f.get("stake")) : undefined, Number(f.get("turn_seconds"))));
+        const spec = { game: game.name, seats: n, options: readOptions(game.options, get),
+          ...readOptions(st.catalog.table_options, get) };
+        busy(() => createAndSit(spec, f.get("bots") === "on" ? n - 1 : 0));
       },
     });
-    controls.push(field(t("create.players"), h("select", { name: "seats" }, spec.seats.map((n) => h("option", {
-      value: n, selected: n === spec.defaultSeats,
-    }, game === "moon" ? t(`opt.players.${n}`) : String(n))))));
-    if (spec.stake) {
-      controls.push(field(t("create.stake"),
-        h("input", { name: "stake", type: "number", min: 1, value: 10, required: true }), t("create.stake.help")));
-    }
-    for (const o of spec.options) {
-      if (o.type === "choice") {
-        controls.push(h("fieldset", { class: "field" }, h("legend", {}, t(`opt.${o.key}`)),
-          o.choices.map((c) => h("label", { class: "radio" },
-            h("input", { type: "radio", name: o.key, value: c, checked: c === o.default }),
-            " ", t(`opt.${o.key}.${c}`)))));
-      } else if (o.type === "bool") {
-        controls.push(h("label", { class: "field check" },
-          h("input", { type: "checkbox", name: o.key, checked: o.default }),
-          h("span", { class: "field-label" }, t(`opt.${o.key}`)),
-          o.help ? h("small", {}, t(`opt.${o.key}.help`)) : null));
-      } else {
-        controls.push(field(t(`opt.${o.key}`), h("input", {
-          name: o.key, type: "number", min: o.min, max: o.max, value: o.default, required: true,
-        }), o.help ? t(`opt.${o.key}.help`) : null));
-      }
-    }
-    controls.push(field(t("create.turn_seconds"),
-      h("input", { name: "turn_seconds", type: "number", min: 5, max: 120, value: 20 }), t("create.turn_seconds.help")));
-    controls.push(h("label", { class: "field check" }, h("input", { type: "checkbox", name: "bots", checked: true }),
-      h("span", { class: "field-label" }, t("create.bots"))));
-    form.append(h("h3", {}, `${t("create.title")}: ${t(`game.${game}`)}`), ...controls,
+    const seats = field(t("create.players"), h("select", { name: "seats" }, seatCounts(game).map((n) =>
+      h("option", { value: n, selected: n === game.seats.default }, seatLabel(n)))));
+    form.append(h("h3", {}, `${t("create.title")}: ${t(`game.${game.name}`)}`), seats,
+      ...game.options.map(control), ...st.catalog.table_options.map(control),
+      h("label", { class: "field check" }, h("input", { type: "checkbox", name: "bots", checked: true }),
+        h("span", { class: "field-label" }, t("create.bots"))),
       h("div", { class: "row" },
         h("button", { class: "btn btn-primary", type: "submit" }, t("create.submit")),
-        h("button", { class: "btn btn-ghost", type: "button", onclick: () => { st.creating = null; render(); } },
+        h("button", { class: "btn btn-ghost", type: "button", onclick: () => store.set({ creating: null }) },
           t("create.cancel"))));
     return form;
   }
 
-  function render() {
-    clear(el);
-    const filters = ["all", ...GAME_IDS];
-    el.append(...[
-      h("h2", { class: "lobby-title" }, t("lobby.title")),
-      h("section", { class: "games" }, GAME_IDS.map(gameCard)),
-      st.creating ? createForm(st.creating) : null,
-      h("section", { class: "tables card" },
-        h("div", { class: "tables-head" },
-          h("h3", {}, t("lobby.tables")),
-          h("button", { class: "btn btn-ghost", type: "button", onclick: load }, t("lobby.refresh"))),
-        h("div", { class: "filters", role: "tablist" }, filters.map((f) => h("button", {
-          class: `tab ${st.filter === f ? "on" : ""}`, type: "button", "data-filter": f,
-          onclick: () => { st.filter = f; render(); },
-        }, f === "all" ? t("lobby.all") : t(`game.${f}`)))),
-        (() => {
-          const rows = st.tables.filter((x) => st.filter === "all" || x.game === st.filter);
-          return rows.length ? h("ul", { class: "table-list" }, rows.map(tableRow))
-            : h("p", { class: "muted" }, t("lobby.none"));
-        })()),
-    ].filter(Boolean));
-    if (st.creating) el.querySelector("form.create")?.scrollIntoView({ block: "nearest" });
+  function tablesSection() {
+    const filters = ["all", ...games().map((g) => g.name)];
+    const rows = st.tables.filter((x) => gameOf(x.game) && (st.filter === "all" || x.game === st.filter));
+    return h("section", { class: "tables card" },
+      h("div", { class: "tables-head" },
+        h("h3", {}, t("lobby.tables")),
+        h("button", { class: "btn btn-ghost", type: "button", onclick: load }, t("lobby.refresh"))),
+      h("div", { class: "filters", role: "tablist" }, filters.map((f) => h("button", {
+        class: `tab ${st.filter === f ? "on" : ""}`, type: "button", "data-filter": f,
+        onclick: () => store.set({ filter: f }),
+      }, f === "all" ? t("lobby.all") : t(`game.${f}`)))),
+      rows.length ? h("ul", { class: "table-list" }, rows.map(tableRow))
+        : h("p", { class: "muted" }, t("lobby.none")));
   }
 
-  render();
+  const draw = regionScheduler({
+    title() { slots.title.set(h("h2", { class: "lobby-title" }, t("lobby.title"))); },
+    cards() { slots.cards.set(st.catalog ? h("section", { class: "games" }, games().map(gameCard)) : null); },
+    form() {
+      const game = gameOf(st.creating);
+      slots.form.set(game ? createForm(game) : null);
+      if (game) el.querySelector("form.create")?.scrollIntoView({ block: "nearest" });
+    },
+    tables() { slots.tables.set(st.catalog ? tablesSection() : null); },
+  });
+  store.subscribe(draw.mark);
+  draw.mark(null);
   load();
   const timer = setInterval(load, REFRESH_MS);
   return {
-    rerender: render,
-    destroy() { clearInterval(timer); el.remove(); },
+    rerender: () => draw.mark(null),
+    destroy() { draw.stop(); clearInterval(timer); el.remove(); },
   };
 }

@@ -1,6 +1,6 @@
-// The table socket: act with a uuid `cmd` and the last seen version `v`, resync after every
-// reconnect, ping to notice dead connections. The server is the authority; this only keeps
-// the newest state it was sent and says how the connection is doing.
+// The table socket: act with a uuid `cmd` and the last seen version `v`, reconnect from the
+// last seen version after every drop, ping to notice dead connections. The server is the
+// authority; this only keeps the newest state it was sent and says how the connection is doing.
 
 import { uuid } from "./dom.js";
 
@@ -27,14 +27,14 @@ export class TableSocket {
   connect() {
     this.closed = false;
     this._status(this.attempt ? "reconnecting" : "connecting");
-    const ws = new WebSocket(this.url);
+    // Back from a drop: `v` asks the first state to bring just the events missed meanwhile
+    // (a first connection gets the table's recent events instead).
+    const ws = new WebSocket(this.v === null ? this.url : withVersion(this.url, this.v));
     this.ws = ws;
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      const resync = this.v !== null;
       this.attempt = 0;
       this._status("open");
-      if (resync) this._send({ type: "sync", v: this.v });
       clearInterval(this.timer);
       this.timer = setInterval(() => this._ping(), PING_MS);
     };
@@ -115,6 +115,10 @@ export class TableSocket {
         this.h.onOther?.(msg);
     }
   }
+}
+
+function withVersion(url, v) {
+  return `${url}${url.includes("?") ? "&" : "?"}v=${encodeURIComponent(v)}`;
 }
 
 export function tableSocketUrl(tableId, token) {

@@ -1,67 +1,89 @@
-// The table page shared by all four games: seats around the board, the player's hand at the
-// bottom, legal moves, turn clock, connection banner, history, chat and the result panel.
-// Each game module draws its own board and names its own choices (static/js/games/*.js).
+// The table page shared by all games: seats around the board, the player's hand at the bottom,
+// legal moves, turn clock, connection banner, history, chat and the result panel. Each game's
+// renderer draws its own board and names its own choices (static/js/games/index.js).
+//
+// The page keeps one store (store.js); every change marks the regions that show it, and each
+// dirty region is drawn once on the next animation frame, in the order of `draw` below (the
+// board last, so it measures its box after the plates and hand have taken their room).
 
-import { h, clear, sameTile } from "./dom.js";
+import { h, clear, sameTile, slot } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { tileSvg, backsSvg } from "./tiles.js";
 import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
 import { api } from "./api.js";
+import { descriptor, loadCatalog } from "./catalog.js";
 import { clockEl, sideEl, tickClocks } from "./panels.js";
-import gaple from "./games/gaple.js";
-import cross from "./games/cross.js";
-import mexicanTrain from "./games/mexican_train.js";
-import moon from "./games/moon.js";
+import { createStore, regionScheduler } from "./store.js";
+import { renderer } from "./games/index.js";
+import { platePosition, relativeSeat } from "./seating.js";
 
-const GAMES = { gaple, cross, mexican_train: mexicanTrain, moon };
 const MAX_LOG = 200;
 const MAX_CHAT = 100;
 const ROUND_PANEL_MS = 15000;
+const FLASH_MS = 2600;
 
-/** Where seat plates sit around the board, by seats counted clockwise from the viewer. */
-function position(rel, n) {
-  if (rel === 0) return "bottom";
-  if (n === 2) return "top";
-  if (n === 3) return rel === 1 ? "left" : "right";
-  if (n === 4) return ["bottom", "left", "top", "right"][rel];
-  return "top";
-}
+/** Which regions draw each key of the state (a key not named here: every region). */
+const SHOWS = {
+  msg: ["top"],
+  view: ["layout", "top", "plates", "hand", "board", "result"],
+  log: ["side", "board"],
+  chat: ["side"],
+  tab: ["side"],
+  status: ["banner"],
+  selected: ["hand", "board"],
+  error: ["hand", "board"],
+  roundEvent: ["result"],
+  resultHidden: ["result"],
+  turnSeat: ["plates"],
+  turnStart: ["plates"],
+  flashes: ["plates"],
+};
 
 export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail }) {
-  const st = {
+  const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
-    selected: null, error: null, resultHidden: false, turnStart: 0, turnSeat: null,
-    flashes: [], tab: "history", wasDown: false,
-  };
+    selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
+    turnSeat: null, flashes: [], tab: "history",
+  }, SHOWS);
+  const st = store.state;
+  let wasDown = false;
+  let roundTimer = null;
+  let destroyed = false;
+
   const el = h("div", { class: "table-page", "data-table": tableId });
+  const slots = { top: slot(), banner: slot(), felt: slot(), side: slot(), result: slot() };
+  el.append(...Object.values(slots).map((x) => x.node));
   root.append(el);
+  let felt = { key: null }; // the felt drawn now: its mode and, in play, its parts
 
   const sock = new TableSocket(tableSocketUrl(tableId, token), {
     onStatus(status) {
-      if (status === "reconnecting") st.wasDown = true;
-      if (status === "open" && st.wasDown) {
-        st.wasDown = false;
-        st.status = "back";
-        setTimeout(() => { if (st.status === "back") { st.status = "open"; render(); } }, 2500);
-      } else st.status = status;
-      render();
+      if (status === "reconnecting") wasDown = true;
+      if (status === "open" && wasDown) {
+        wasDown = false;
+        store.set({ status: "back" });
+        setTimeout(() => { if (st.status === "back") store.set({ status: "open" }); }, 2500);
+      } else store.set({ status });
     },
     onState(msg) { receive(msg); },
     onError(msg) {
       if (msg.code === "stale") { sock.resync(); return; } // the table moved on: catch up
-      st.error = msg.message || msg.code;
-      render();
+      store.set({ error: msg.message || msg.code });
     },
     onAck() {},
     onAuthFail() { onAuthFail?.(); },
-    onChat(msg) { st.chat.push(msg); st.chat = st.chat.slice(-MAX_CHAT); render(); },
+    onChat(msg) { store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT) }); },
   });
 
-  function game() { return GAMES[st.view?.game] || gaple; }
+  function gameName() { return st.view?.game || st.table?.game || null; }
+  function game() { return renderer(st.view?.game); }
   function mySeat() { return st.view ? st.view.seat : null; }
+  function isOver() { return !!st.view?.over; }
+  /** Played for chips (the descriptor says): one state per round, the table goes on. */
+  function chips() { return !!descriptor(gameName())?.chips; }
 
-  /** The table seat of a game seat (a Gaple round may deal to fewer seats than the table has). */
+  /** The table seat of a game seat (a chips round may deal to fewer seats than the table has). */
   function tseat(gs) {
     const players = st.table?.players;
     return players && players.length && st.view ? players[gs] : gs;
@@ -82,57 +104,64 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     return tableSeatName(tseat(seat));
   }
 
+  /**
+   * A state message. The page's own log holds the events: the recent ones the server sends with
+   * the first state (or, from a server that still sends them, the view's `last_events`), then
+   * every message's. History is only logged; live events also flash and open the result panel.
+   * A `gap` message (the missed events are gone) that brings recent events starts the log anew.
+   */
   function receive(msg) {
-    const first = !st.view;
-    st.msg = msg;
-    st.view = msg.view || st.view;
-    if (msg.table) st.table = msg.table;
+    const first = st.msg === null;
+    const view = msg.view || st.view;
     const events = msg.events || [];
-    if (first && !events.length && st.view?.last_events) st.log.push(...st.view.last_events);
-    st.log.push(...events);
-    st.log = st.log.slice(-MAX_LOG);
-    for (const ev of events) {
-      if (!first) flashFor(ev);
+    const live = !first && !msg.gap;
+    let log = msg.gap && events.length ? [] : st.log;
+    if (first && !events.length && view?.last_events) log = view.last_events;
+    const patch = { msg, view, log: [...log, ...events].slice(-MAX_LOG), selected: null, error: null };
+    if (msg.table) patch.table = msg.table;
+    let { flashes, roundEvent, resultHidden } = st;
+    for (const ev of live ? events : []) {
+      flashes = [...flashes, ...flashesFor(ev)];
       if (ev.type === "round_over") {
-        st.roundEvent = ev;
-        st.resultHidden = false;
-        if (st.view?.game !== "gaple") { // the next round is already on: let the panel go
-          clearTimeout(st.roundTimer);
-          st.roundTimer = setTimeout(() => {
-            if (st.roundEvent === ev && !isOver()) { st.resultHidden = true; render(); }
-          }, ROUND_PANEL_MS);
-        }
+        roundEvent = ev;
+        resultHidden = false;
+        if (!chips()) hideRoundLater(ev); // the next round is already on: let the panel go
       }
     }
+    if (chips() && view && !view.over && roundEvent) { // a new chips round is dealt
+      roundEvent = null;
+      resultHidden = false;
+    }
     // Without a server deadline (bots), a turn's clock counts from when the turn reached us.
-    if (st.view && (st.turnSeat !== st.view.to_act || events.length)) {
-      st.turnSeat = st.view.to_act;
-      st.turnStart = Date.now();
+    if (view && (st.turnSeat !== view.to_act || events.length)) {
+      patch.turnSeat = view.to_act;
+      patch.turnStart = Date.now();
     }
-    if (st.view?.game === "gaple" && !st.view.over && st.roundEvent) {
-      st.roundEvent = null;
-      st.resultHidden = false;
-    }
-    st.selected = null;
-    st.error = null;
-    if (events.some((e) => e.type === "lewat" || e.type === "round_over")) onChips?.();
-    render();
+    store.set({ ...patch, flashes, roundEvent, resultHidden });
+    if (live && events.some((e) => e.type === "lewat" || e.type === "round_over")) onChips?.();
   }
 
-  function isOver() { return !!st.view?.over; }
+  function hideRoundLater(ev) {
+    clearTimeout(roundTimer);
+    roundTimer = setTimeout(() => {
+      if (st.roundEvent === ev && !isOver()) store.set({ resultHidden: true });
+    }, ROUND_PANEL_MS);
+  }
 
-  function flashFor(ev) {
-    const add = (seat, text, cls) => {
-      const f = { seat, text, cls, until: Date.now() + 2600 };
-      st.flashes.push(f);
-      setTimeout(() => { st.flashes = st.flashes.filter((x) => x !== f); render(); }, 2700);
-    };
+  /** The chip movements of an event, as short-lived numbers over the seats they touch. */
+  function flashesFor(ev) {
+    const out = [];
+    const add = (seat, text, cls) => out.push({ seat, text, cls });
     if (ev.type === "lewat") {
       add(ev.payer, `${t("table.pass")} −${fmt(ev.amount)}`, "flash-lose");
       add(ev.payee, `+${fmt(ev.amount)}`, "flash-win");
     } else if (ev.type === "round_over" && Array.isArray(ev.payments)) {
       for (const p of ev.payments) if (p.kind === "settlement") add(p.payer, `−${fmt(p.amount)}`, "flash-lose");
     }
+    for (const f of out) {
+      setTimeout(() => store.set({ flashes: st.flashes.filter((x) => x !== f) }), FLASH_MS + 100);
+    }
+    return out;
   }
 
   // ---- moves ------------------------------------------------------------------------------
@@ -141,27 +170,47 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
 
   function send(action) {
     if (!sock.isOpen) return;
-    st.selected = null;
+    store.set({ selected: null });
     sock.act(action);
-    render();
   }
 
   function clickTile(tile) {
     const acts = tileActions(tile);
     if (!acts.length) return;
     if (acts.length === 1) return send(acts[0]);
-    st.selected = tile;
-    render();
+    store.set({ selected: tile });
   }
 
   const ctx = {
-    t, fmt, seatName, tableSeatName, send, mySeat,
+    t, fmt, seatName, tableSeatName, send, mySeat, tileActions,
     get selected() { return st.selected; },
+    /** The page's event log, oldest first (the newest tile played is marked from it). */
+    get log() { return st.log; },
     choose(action) { send(action); },
-    tileActions,
   };
 
-  // ---- rendering ---------------------------------------------------------------------------
+  async function rest(fn) {
+    try {
+      await fn();
+      store.set({ error: null });
+    } catch (err) { store.set({ error: err.message }); }
+  }
+
+  // ---- regions ----------------------------------------------------------------------------
+  function topBar() {
+    const you = st.table?.you;
+    const name = gameName();
+    return h("div", { class: "table-top" },
+      h("button", { class: "btn btn-ghost", type: "button", onclick: () => onLeave?.() }, `← ${t("nav.lobby")}`),
+      you !== null && you !== undefined
+        ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
+          onclick: () => rest(async () => { await api.leave(tableId, you); onLeave?.(); }) },
+        t("nav.leave")) : null,
+      h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
+        : t("table.title_only", { id: tableId })),
+      st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null);
+  }
+
   function banner() {
     const map = {
       connecting: ["conn.connecting", "info"], reconnecting: ["conn.reconnecting", "warn"],
@@ -178,16 +227,39 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     return null;
   }
 
+  /** The felt's mode: nothing yet, a table waiting for players, or a game and its seats. */
+  function layout() {
+    const v = st.view;
+    const n = v?.hand_counts?.length || 0;
+    const key = v ? `play:${v.game}:${n}` : st.table ? "waiting" : "none";
+    if (key === felt.key) return;
+    if (key === "none") {
+      felt = { key };
+      slots.felt.set(null);
+    } else if (key === "waiting") {
+      felt = { key, el: h("div", { class: "felt waiting" }) };
+      slots.felt.set(felt.el);
+    } else {
+      const seats = {};
+      for (const at of ["top", "left", "right", "bottom"]) seats[at] = h("div", { class: `seats seats-${at}` });
+      const hand = slot();
+      const board = h("div", { class: "board" });
+      felt = { key, seats, hand, board };
+      felt.el = h("div", { class: `felt game-${v.game} seats-${n}` },
+        seats.top, seats.left, board, seats.right, seats.bottom, hand.node);
+      slots.felt.set(felt.el);
+    }
+    draw.mark(["plates", "hand", "board"]);
+  }
+
   function clockFor(seat) {
     if (!st.view || st.view.to_act !== seat || isOver()) return null;
     const limit = st.table?.turn_seconds || 20;
     return clockEl(st.table?.deadline || st.turnStart + limit * 1000, limit);
   }
 
-  function plate(seat) {
-    const v = st.view, n = v.hand_counts?.length || st.table?.seats?.length || 0;
-    const me = mySeat();
-    const rel = (seat - (me ?? 0) + n) % n;
+  function plate(seat, at, rel) {
+    const v = st.view;
     const info = seatInfo(seat);
     const extra = game().seatInfo(v, seat, ctx);
     const flags = [];
@@ -196,7 +268,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     if (info.connected === false && !info.bot) flags.push(h("span", { class: "tag tag-warn" }, t("table.offline")));
     const count = v.hand_counts ? v.hand_counts[seat] : null;
     return h("div", {
-      class: `plate pos-${position(rel, n)} ${v.to_act === seat && !isOver() ? "active" : ""} ${extra.cls || ""}`,
+      class: `plate pos-${at} ${v.to_act === seat && !isOver() ? "active" : ""} ${extra.cls || ""}`,
       "data-seat": seat,
     },
       h("div", { class: "plate-head" },
@@ -207,6 +279,17 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
       st.flashes.filter((f) => f.seat === seat).map((f, i) => h("div", {
         class: `flash ${f.cls}`, style: `top: ${-0.4 - 1.7 * i}rem`,
       }, f.text)));
+  }
+
+  function plates() {
+    if (!felt.seats) return;
+    const n = st.view.hand_counts?.length || 0;
+    for (const box of Object.values(felt.seats)) clear(box);
+    for (let seat = 0; seat < n; seat++) {
+      const rel = relativeSeat(seat, mySeat(), n);
+      const at = platePosition(rel, n);
+      felt.seats[at].append(plate(seat, at, rel));
+    }
   }
 
   function handArea() {
@@ -239,7 +322,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
           class: "btn choice-btn", type: "button", "data-choice": game().choiceKey(a),
           onclick: () => send(a),
         }, game().choiceLabel(a, ctx))),
-        h("button", { class: "btn btn-ghost", type: "button", onclick: () => { st.selected = null; render(); } },
+        h("button", { class: "btn btn-ghost", type: "button", onclick: () => store.set({ selected: null }) },
           t("table.cancel")));
     }
     const status = myTurn ? t("table.your_turn")
@@ -253,45 +336,10 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
       h("div", { class: "hand", "aria-label": t("table.your_hand") }, tiles));
   }
 
-  function sidePanel() {
-    return sideEl({
-      tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
-      chatName, onTab: (k) => { st.tab = k; render(); }, onChat: (text) => sock.chat(text),
-    });
-  }
-
-  function chatName(m) {
-    const you = st.table?.you;
-    if (typeof m.seat === "number" && m.seat === you) return `${t("table.you")}:`;
-    return `${m.name || tableSeatName(m.seat)}:`;
-  }
-
-  function resultPanel() {
-    if (st.resultHidden || !(isOver() || st.roundEvent)) return null;
-    const matchGoesOn = st.view.game === "gaple" || !st.view.over;
-    return h("div", { class: `result-wrap ${matchGoesOn && st.view.game !== "gaple" ? "non-modal" : ""}` },
-      h("section", {
-        class: "result", "data-testid": "result", role: "dialog",
-        "data-kind": st.view.over ? "over" : "round",
-      },
-        game().result(st.view, ctx, st.roundEvent),
-        h("div", { class: "result-foot" },
-          matchGoesOn ? h("p", { class: "muted" }, t("table.next_round")) : null,
-          !matchGoesOn && st.table?.you !== null && st.table?.you !== undefined
-            ? h("button", { class: "btn btn-primary", type: "button", "data-action": "rematch",
-              onclick: () => rest(() => api.rematch(tableId)) }, t("table.rematch")) : null,
-          h("button", { class: "btn", type: "button", onclick: () => { st.resultHidden = true; render(); } },
-            t("result.close")))));
-  }
-
-  async function rest(fn) {
-    try { await fn(); st.error = null; } catch (err) { st.error = err.message; render(); }
-  }
-
   function waiting() {
     const tb = st.table, you = tb.you;
     const free = tb.seats.some((x) => !x.name && !x.bot);
-    return h("div", { class: "felt waiting" }, h("div", { class: "waiting-box" },
+    return h("div", { class: "waiting-box" },
       h("h3", {}, t("table.waiting")),
       h("ul", { class: "seat-list" }, tb.seats.map((x, n) => h("li", { "data-seat": n },
         h("span", {}, tableSeatName(n)), x.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
@@ -302,73 +350,95 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
       you !== null && you !== undefined && free
         ? h("button", { class: "btn btn-primary", type: "button", "data-action": "bots",
           onclick: () => rest(() => api.addBots(tableId)) }, t("table.add_bots")) : null,
-      st.error ? h("p", { class: "refused" }, st.error) : null));
+      st.error ? h("p", { class: "refused" }, st.error) : null);
   }
 
-  let focusChat = false;
-  function render() {
-    focusChat = document.activeElement?.name === "text" && el.contains(document.activeElement);
-    const draft = el.querySelector(".chat-form input")?.value || "";
-    clear(el);
-    el.append(h("div", { class: "table-top" },
-      h("button", { class: "btn btn-ghost", type: "button", onclick: () => leave() }, `← ${t("nav.lobby")}`),
-      st.table && st.table.you !== null && st.table.you !== undefined
-        ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
-          onclick: () => rest(async () => { await api.leave(tableId, st.table.you); leave(); }) },
-        t("nav.leave")) : null,
-      h("h2", {}, t("table.title", { game: t(`game.${st.view?.game || st.table?.game || "gaple"}`), id: tableId })),
-      st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null));
-    const b = banner();
-    if (b) el.append(b);
-    if (!st.view) {
-      if (st.table) el.append(waiting(), sidePanel());
-      return;
+  function board() {
+    if (felt.key === "waiting") {
+      clear(felt.el).append(waiting());
+    } else if (felt.board) {
+      clear(felt.board).append(game().board(st.view, ctx, felt.board));
     }
-    const v = st.view;
-    const n = v.hand_counts?.length || 0;
-    const spots = { top: [], left: [], right: [], bottom: [] };
-    for (let i = 0; i < n; i++) {
-      const rel = (i - (mySeat() ?? 0) + n) % n;
-      spots[position(rel, n)].push(plate(i));
-    }
-    const boardEl = h("div", { class: "board" });
-    el.append(h("div", { class: `felt game-${v.game} seats-${n}` },
-      h("div", { class: "seats seats-top" }, spots.top),
-      h("div", { class: "seats seats-left" }, spots.left),
-      boardEl,
-      h("div", { class: "seats seats-right" }, spots.right),
-      h("div", { class: "seats seats-bottom" }, spots.bottom),
-      handArea()), sidePanel(), resultPanel() || "");
-    el.dataset.myTurn = v.to_act === v.seat && !isOver() ? "1" : "0";
-    el.dataset.over = isOver() ? "1" : "0";
-    el.dataset.v = st.msg?.v ?? "";
-    requestAnimationFrame(() => {
-      boardEl.append(game().board(v, ctx, boardEl));
-    });
-    const input = el.querySelector(".chat-form input");
-    if (input) { input.value = draft; if (focusChat) input.focus(); }
   }
+
+  function chatName(m) {
+    const you = st.table?.you;
+    if (typeof m.seat === "number" && m.seat === you) return `${t("table.you")}:`;
+    return `${m.name || tableSeatName(m.seat)}:`;
+  }
+
+  /** History and chat; a chat line being typed survives the panel being drawn again. */
+  function side() {
+    const input = el.querySelector(".chat-form input");
+    const focused = !!input && document.activeElement === input;
+    const draft = input?.value || "";
+    slots.side.set(st.view || st.table ? sideEl({
+      tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
+      chatName, onTab: (k) => store.set({ tab: k }), onChat: (text) => sock.chat(text),
+    }) : null);
+    const next = el.querySelector(".chat-form input");
+    if (next) { next.value = draft; if (focused) next.focus(); }
+  }
+
+  function resultPanel() {
+    if (!st.view || st.resultHidden || !(isOver() || st.roundEvent)) return null;
+    const matchGoesOn = chips() || !st.view.over;
+    return h("div", { class: `result-wrap ${matchGoesOn && !chips() ? "non-modal" : ""}` },
+      h("section", {
+        class: "result", "data-testid": "result", role: "dialog",
+        "data-kind": st.view.over ? "over" : "round",
+      },
+        game().result(st.view, ctx, st.roundEvent),
+        h("div", { class: "result-foot" },
+          matchGoesOn ? h("p", { class: "muted" }, t("table.next_round")) : null,
+          !matchGoesOn && st.table?.you !== null && st.table?.you !== undefined
+            ? h("button", { class: "btn btn-primary", type: "button", "data-action": "rematch",
+              onclick: () => rest(() => api.rematch(tableId)) }, t("table.rematch")) : null,
+          h("button", { class: "btn", type: "button", onclick: () => store.set({ resultHidden: true }) },
+            t("result.close")))));
+  }
+
+  const draw = regionScheduler({
+    layout,
+    top() {
+      slots.top.set(topBar());
+      const v = st.view;
+      if (!v) return;
+      el.dataset.myTurn = v.to_act === v.seat && !isOver() ? "1" : "0";
+      el.dataset.over = isOver() ? "1" : "0";
+      el.dataset.v = st.msg?.v ?? "";
+    },
+    banner() { slots.banner.set(banner()); },
+    plates,
+    hand() { felt.hand?.set(handArea()); },
+    side,
+    result() { slots.result.set(resultPanel()); },
+    board,
+  });
+  store.subscribe(draw.mark);
 
   const ticker = setInterval(() => tickClocks(el), 250);
   let resizeTimer = null;
-  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 120); };
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("board"), 120); };
   window.addEventListener("resize", onResize);
 
   function destroy() {
+    destroyed = true;
+    draw.stop();
     clearInterval(ticker);
+    clearTimeout(roundTimer);
     window.removeEventListener("resize", onResize);
     sock.close();
     el.remove();
   }
 
-  function leave() { onLeave?.(); }
-
-  sock.connect();
-  render();
+  draw.mark(null);
+  // The descriptors say which games are played for chips; without them the page still plays.
+  loadCatalog().catch(() => null).finally(() => { if (!destroyed) sock.connect(); });
   // A handle for tests and debugging: the page's socket and latest view.
   window.meja = window.meja || {};
   window.meja.socket = sock;
   Object.defineProperty(window.meja, "view", { get: () => st.view, configurable: true });
   Object.defineProperty(window.meja, "table", { get: () => st.table, configurable: true });
-  return { destroy, rerender: render };
+  return { destroy, rerender: () => draw.mark(null) };
 }

@@ -22,12 +22,18 @@ import pytest
 
 CHROMIUM = os.environ.get("MEJA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 ROOT = Path(__file__).resolve().parents[2]
-DESKTOP = {"width": 1366, "height": 860}
+DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -44,18 +50,25 @@ def server(tmp_path_factory):
     data = tmp_path_factory.mktemp("e2e-server")
     prefix = f"e2e:{uuid.uuid4().hex[:8]}:"
     env = dict(os.environ)
-    env.update({
-        "MEJA_DATA_DIR": str(data),
-        "MEJA_KEY_PREFIX": prefix,
-        "MEJA_BOT_DELAY": "0.05",
-        "MEJA_ROUND_PAUSE": "6",
-        "MEJA_SECRET_KEY": "e2e-secret",
-    })
+    env.update(
+        {
+            "MEJA_DATA_DIR": str(data),
+            "MEJA_KEY_PREFIX": prefix,
+            "MEJA_BOT_DELAY": "0.05",
+            "MEJA_ROUND_PAUSE": "6",
+            "MEJA_SECRET_KEY": "e2e-secret",
+        }
+    )
     db_url, drop_db = fresh_database(data)
     env["DATABASE_URL"] = db_url
     with open(data / "server.log", "w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "tests.e2e.serve", str(port)], cwd=ROOT,
-                                env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.e2e.serve", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -87,7 +100,7 @@ def drop_keys(prefix: str) -> None:
     client = Redis.from_url(url)
     keys = list(client.scan_iter(match=f"{prefix}*", count=500))
     for i in range(0, len(keys), 500):
-        client.delete(*keys[i:i + 500])
+        client.delete(*keys[i : i + 500])
     client.close()
 
 

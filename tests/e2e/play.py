@@ -38,8 +38,8 @@ def act(page) -> bool:
         return False  # the page re-rendered under the click: look again
     with contextlib.suppress(PlaywrightError):  # wait for the server's answer, then look again
         page.wait_for_function(
-            "v => document.querySelector('.table-page')?.dataset.v !== v", arg=before,
-            timeout=5000)
+            "v => document.querySelector('.table-page')?.dataset.v !== v", arg=before, timeout=5000
+        )
     return True
 
 

@@ -22,8 +22,9 @@ def fixed_seed(table_id: str, match_no: int) -> int:
 def main(argv: list[str]) -> None:
     port = int(argv[0])
     settings = Settings(port=port)
-    uvicorn.run(create_app(settings, seeds=fixed_seed), host="127.0.0.1", port=port,
-                log_level="warning")
+    uvicorn.run(
+        create_app(settings, seeds=fixed_seed), host="127.0.0.1", port=port, log_level="warning"
+    )
 
 
 if __name__ == "__main__":

@@ -58,11 +58,16 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
         row.locator("[data-action=sit]").click()
         page.wait_for_selector(f".table-page[data-table='{table}']")
         pages.append(page)
+
     # A chips table deals as soon as two players are ready (G-12): the first round may be
     # between the first two; the round after it deals to all four.
     def four_dealt():
-        return all(p.locator(".plate").count() == 4 and p.locator(".hand .hand-tile").count() == 7
-                   and not p.locator(RESULT).count() for p in pages)
+        return all(
+            p.locator(".plate").count() == 4
+            and p.locator(".hand .hand-tile").count() == 7
+            and not p.locator(RESULT).count()
+            for p in pages
+        )
 
     play_until(pages, four_dealt, timeout=90)
 
@@ -91,18 +96,26 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
     stored = stored_round(server, pages[0], table)
     assert stored["multiplier"] == recorded["multiplier"]["value"]
     assert sorted((p["payer"], p["payee"], p["amount"]) for p in stored["lewat"]) == sorted(
-        (p["payer"], p["payee"], p["amount"]) for p in recorded["payments"] if p["kind"] == "lewat")
+        (p["payer"], p["payee"], p["amount"]) for p in recorded["payments"] if p["kind"] == "lewat"
+    )
     assert sorted((p["payer"], p["payee"], p["amount"]) for p in stored["bets"]) == sorted(
-        (p["payer"], p["payee"], p["amount"]) for p in recorded["payments"]
-        if p["kind"] == "settlement")
+        (p["payer"], p["payee"], p["amount"])
+        for p in recorded["payments"]
+        if p["kind"] == "settlement"
+    )
     for page in pages:
         panel = page.locator(RESULT)
         value = int(panel.locator("[data-testid=multiplier]").get_attribute("data-value"))
         assert value == recorded["multiplier"]["value"]
         rows = panel.locator("tr.pay")
-        shown = [(int(rows.nth(i).get_attribute("data-payer")),
-                  int(rows.nth(i).get_attribute("data-payee")),
-                  int(rows.nth(i).get_attribute("data-amount"))) for i in range(rows.count())]
+        shown = [
+            (
+                int(rows.nth(i).get_attribute("data-payer")),
+                int(rows.nth(i).get_attribute("data-payee")),
+                int(rows.nth(i).get_attribute("data-amount")),
+            )
+            for i in range(rows.count())
+        ]
         assert shown == [(p["payer"], p["payee"], p["amount"]) for p in recorded["payments"]]
         assert panel.locator(".result-winner").inner_text().strip()
     # every Lewat of the round is in each page's history as it happened (G-6)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import PHONE, shot
+from .conftest import DESKTOP, PHONE, shot
 from .play import RESULT, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
@@ -51,8 +51,9 @@ def test_language_switch_changes_every_visible_string(new_page):
     id_words = set().union(*(words(v) for v in dicts["id"].values()))
     en_words = set().union(*(words(v) for v in dicts["en"].values()))
     # each language is named in its own words in the switch (as sites usually do)
-    own_names = set().union(*(words(name) for _, name in page.evaluate(
-        "import('/js/i18n.js').then(m => m.LANGS)")))
+    own_names = set().union(
+        *(words(name) for _, name in page.evaluate("import('/js/i18n.js').then(m => m.LANGS)"))
+    )
     only = {"id": id_words - en_words - own_names, "en": en_words - id_words - own_names}
     assert {"giliran", "lewat"} & only["id"] and {"turn", "table"} & only["en"]
 
@@ -77,7 +78,7 @@ def test_language_switch_changes_every_visible_string(new_page):
     check(page, "en", only["id"], "lobby")
 
     open_vs_bots(page, "gaple")
-    page.set_viewport_size({"width": 1366, "height": 860})
+    page.set_viewport_size(DESKTOP)
     play_until([page], lambda: page.locator(".log li").count() >= 6, timeout=60)
     for lang in ("id", "en"):
         switch(page, lang)

@@ -17,8 +17,14 @@ def test_one_page_plays_a_round_against_bots(new_page, game):
     open_vs_bots(page, game)
     assert page.locator(".plate").count() == 4
     # a few moves in, take the pictures, then play the round out
-    play_until([page], lambda: page.locator(".board svg .tile").count() >= 3
-               or page.locator(".bid-bubble.has-bid").count() >= 1, timeout=60)
+    play_until(
+        [page],
+        lambda: (
+            page.locator(".board svg .tile").count() >= 3
+            or page.locator(".bid-bubble.has-bid").count() >= 1
+        ),
+        timeout=60,
+    )
     if my_turn(page) and not page.locator(RESULT).count():
         act(page)
     screenshots(page, game)

@@ -3,7 +3,8 @@
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
-import { fitSvg, handTiles, lastPlayed, scoresTable } from "./common.js";
+import { bbox, dropTarget, fitSvg, handTiles, lastPlayed, pieceSize, pointsResult, scoresTable,
+  seatRows } from "./common.js";
 
 const ARMS = ["n", "e", "s", "w"];
 
@@ -12,7 +13,7 @@ const ARMS = ["n", "e", "s", "w"];
  * `len` pieces, then turns clockwise (north turns east, east south ...): a pinwheel, so the
  * turned parts never meet and a long round still fits the board.
  */
-function place(arm, k, inner, outer, len) {
+export function place(arm, k, inner, outer, len) {
   const j = k - len; // pieces after the turn
   switch (arm) {
     case "e":
@@ -40,7 +41,7 @@ function board(v, ctx, container) {
   const items = [{ x: -U / 2, y: -U, vertical: true }];
   g.append(tileGroup(sp[0], sp[1], -U / 2, -U, { vertical: true, cls: "spinner" }));
   const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
-  const last = lastPlayed(v);
+  const last = lastPlayed(ctx.log);
   for (const arm of ARMS) {
     const info = cross.arms[arm];
     const isLast = last && last.arm === arm;
@@ -55,44 +56,30 @@ function board(v, ctx, container) {
     items.push(next);
     const act = sel.length > 1 ? sel.find((a) => a.arm === arm) : null;
     if (act || (!cross.complete && !info.tiles.length)) {
-      const w = next.vertical ? U : 2 * U, hh = next.vertical ? 2 * U : U;
-      g.append(s("g", {
-        class: act ? "drop" : "slot", "data-arm": arm, transform: `translate(${next.x} ${next.y})`,
-        onclick: act ? () => ctx.choose(act) : null,
-      }, s("rect", { width: w, height: hh, rx: 6 }),
-      s("text", { x: w / 2, y: hh / 2 + 5, "text-anchor": "middle" }, t(`table.arm.${arm}`).slice(0, act ? 8 : 1))));
+      g.append(dropTarget({
+        x: next.x, y: next.y, ...pieceSize(next), cls: act ? "drop" : "slot", data: { arm },
+        label: t(`table.arm.${arm}`).slice(0, act ? 8 : 1), onclick: act ? () => ctx.choose(act) : null,
+      }));
     }
   }
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const p of items) {
-    x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x + (p.vertical ? U : 2 * U)); y1 = Math.max(y1, p.y + (p.vertical ? 2 * U : U));
-  }
-  return fitSvg(g, { x0, y0, x1, y1 }, "cross-svg", container, 1.1);
+  return fitSvg(g, bbox(items), "cross-svg", container, 1.1);
 }
 
-function roundBlock(ev, ctx) {
+function roundBlock(ev, v, ctx) {
   return h("div", {},
     h("p", { class: "result-ending" }, t(`result.ending.${ev.ending}`)),
     ev.winner === null || ev.winner === undefined ? null
       : h("p", { class: "result-winner" }, t("result.winner", { name: ctx.seatName(ev.winner) }),
         " · ", t("result.round_score"), `: +${ctx.fmt(ev.points)}`),
-    scoresTable({
-      cols: [t("result.hands"), t("result.total")],
-      seats: ev.scores.map((_, i) => i),
-      cells: ev.scores.map((sc, i) => [ev.pips ? ev.pips[i] : "", sc]),
-    }, ctx),
+    scoresTable(seatRows([t("result.hands"), t("result.total")], ev.scores.length,
+      (i) => [ev.pips ? ev.pips[i] : "", ev.scores[i]]), ctx),
     handTiles(ev.hands, ctx));
 }
 
 export default {
+  cardTile: [5, 5],
   board,
-  result(v, ctx, ev) {
-    const title = v.over ? t("result.match_title") : t("result.title");
-    return h("div", { class: "result-body" }, h("h3", {}, title),
-      v.over ? h("p", { class: "result-winner" }, t("result.winner", { name: ctx.seatName(v.result.winner) })) : null,
-      ev ? roundBlock(ev, ctx) : null);
-  },
+  result(v, ctx, ev) { return pointsResult(v, ctx, ev, roundBlock); },
   seatInfo(v, seat) { return { lines: [t("table.score", { n: v.scores[seat] })] }; },
   subtitle(v) {
     return `${t("round.n", { n: v.round })} · ${t("short.target", { n: v.target })} · ${t("table.boneyard", { n: v.boneyard })}`;

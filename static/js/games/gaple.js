@@ -3,8 +3,8 @@
 
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
-import { U, tileGroup, tileSvg } from "../tiles.js";
-import { fitSvg, handTiles, lastPlayed, paymentsTable } from "./common.js";
+import { U, tileGroup } from "../tiles.js";
+import { bbox, dropTarget, fitSvg, handTiles, lastPlayed, paymentsTable } from "./common.js";
 
 /**
  * Lay the line out in rows of `cols` units, alternating direction; the tile that does not fit
@@ -45,20 +45,10 @@ export function snake(line, cols) {
   return { pieces: out, left, right };
 }
 
-function bbox(items) {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const it of items) {
-    const w = it.vertical ? U : 2 * U, hh = it.vertical ? 2 * U : U;
-    x0 = Math.min(x0, it.x); y0 = Math.min(y0, it.y);
-    x1 = Math.max(x1, it.x + w); y1 = Math.max(y1, it.y + hh);
-  }
-  return { x0, y0, x1, y1 };
-}
-
 const COMFORT = 0.9; // tiles this big (and bigger) are easy to read: then prefer fewer bends
 
 /** The row width that shows the line big enough with the fewest bends in a w x h box. */
-function bestLayout(line, w, hgt) {
+export function bestLayout(line, w, hgt) {
   let best = null;
   for (let cols = 31; cols >= 7; cols -= 1) {
     const lay = snake(line, cols);
@@ -74,7 +64,7 @@ function board(v, ctx, container) {
   if (!v.line.length) return h("div", { class: "board-empty" }, t("table.empty_line"));
   const { lay, box } = bestLayout(v.line, w, hgt);
   const root = s("g", {});
-  const last = lastPlayed(v);
+  const last = lastPlayed(ctx.log);
   const fresh = !last ? -1 : last.end === "right" ? lay.pieces.length - 1 : 0;
   lay.pieces.forEach((p, i) => root.append(tileGroup(p.a, p.b, p.x, p.y, {
     vertical: p.vertical, data: { i }, cls: i === fresh ? "last" : "",
@@ -84,11 +74,10 @@ function board(v, ctx, container) {
     const act = sel.find((a) => a.end === end);
     if (!act || sel.length < 2) continue;
     const at = lay[end];
-    root.append(s("g", {
-      class: "drop", "data-end": end, transform: `translate(${at.x} ${at.y})`,
-      onclick: () => ctx.choose(act),
-    }, s("rect", { width: 2 * U, height: U, rx: 6 }),
-    s("text", { x: U, y: U * 0.65, "text-anchor": "middle" }, t(`table.end.${end}`))));
+    root.append(dropTarget({
+      x: at.x, y: at.y, label: t(`table.end.${end}`), onclick: () => ctx.choose(act),
+      data: { end },
+    }));
   }
   return fitSvg(root, box, "line-svg", container, 1.1);
 }
@@ -108,6 +97,7 @@ function result(v, ctx) {
 }
 
 export default {
+  cardTile: [6, 6],
   board,
   result,
   seatInfo(v, seat) {
@@ -120,5 +110,4 @@ export default {
   choiceQuestion() { return t("table.choose_end"); },
   choiceLabel(a) { return t(`table.end.${a.end}`); },
   choiceKey(a) { return a.end; },
-  tileSvg,
 };

@@ -4,7 +4,7 @@
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
-import { handTiles, lastPlayed, scoresTable } from "./common.js";
+import { dropTarget, handTiles, lastPlayed, pointsResult, scoresTable, seatRows } from "./common.js";
 import { trainName } from "../events.js";
 
 /**
@@ -17,23 +17,34 @@ function geometry(narrow) {
     : { row: 1.5 * U, hub: 2.6 * U, gap: U, label: 3.6 * U, tileDy: 0, engine: 1 };
 }
 
-/** Trains as rows fanning out of the hub; each row keeps its newest tiles in view. */
-function board(v, ctx, container) {
-  const wpx = container.clientWidth || 600, hpx = container.clientHeight || 400;
+/**
+ * Where the rows go in a board of wpx x hpx pixels: `rows` trains, the longest `longest`
+ * tiles. The scale (pixels per unit) fits the rows' height and the longest train, but not
+ * below a floor: then older tiles give way to "+k" and each row shows its `visible` newest.
+ */
+export function trainLayout(rows, longest, wpx, hpx) {
   const narrow = wpx < 500;
   const G = geometry(narrow);
-  const rows = [...v.trains.map((tr) => ({ key: tr.seat, ...tr })), { key: "mexican", ...v.mexican, marker: false }];
-  const height = rows.length * G.row;
+  const height = rows * G.row;
   const x0 = G.hub + G.gap; // where rows begin
   const tilesX = x0 + (narrow ? U / 4 : G.label);
-  const longest = Math.max(...rows.map((r) => r.tiles.length)) + 1;
-  const floor = narrow ? 0.62 : 0.8; // below this, older tiles give way to "+k"
-  const scale = Math.max(floor, Math.min(1.2, hpx / height, wpx / (tilesX + 2 * U * longest + U / 2)));
+  const floor = narrow ? 0.62 : 0.8;
+  const need = tilesX + 2 * U * (longest + 1) + U / 2;
+  const scale = Math.max(floor, Math.min(1.2, hpx / height, wpx / need));
   const width = Math.max(wpx / scale, tilesX + 6 * U);
   const visible = Math.max(2, Math.floor((width - tilesX - U / 2) / (2 * U)) - 1);
+  return { narrow, G, height, x0, tilesX, scale, width, visible };
+}
+
+/** Trains as rows fanning out of the hub; each row keeps its newest tiles in view. */
+function board(v, ctx, container) {
+  const rows = [...v.trains.map((tr) => ({ key: tr.seat, ...tr })), { key: "mexican", ...v.mexican, marker: false }];
+  const { narrow, G, height, x0, tilesX, width, visible } = trainLayout(rows.length,
+    Math.max(...rows.map((r) => r.tiles.length)), container.clientWidth || 600,
+    container.clientHeight || 400);
   const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
   const must = v.must_cover?.train;
-  const last = lastPlayed(v);
+  const last = lastPlayed(ctx.log);
   const g = s("g", {});
   const [e] = v.hub.tile;
   const midY = height / 2;
@@ -79,11 +90,7 @@ function board(v, ctx, container) {
       rg.append(tileGroup(a, b, x, ty, { vertical: false, cls }));
       x += 2 * U;
     });
-    if (act) {
-      rg.append(s("g", { class: "drop", transform: `translate(${x} ${ty})` },
-        s("rect", { width: 2 * U, height: U, rx: 6 }),
-        s("text", { x: U, y: U * 0.65, "text-anchor": "middle" }, "+")));
-    }
+    if (act) rg.append(dropTarget({ x, y: ty, label: "+" }));
     g.append(rg);
   });
   return s("svg", {
@@ -92,27 +99,19 @@ function board(v, ctx, container) {
   }, g);
 }
 
-function roundBlock(ev, ctx) {
+function roundBlock(ev, v, ctx) {
   return h("div", {},
     h("p", { class: "result-ending" }, t(`result.ending.${ev.ending === "out" ? "out" : "blocked"}`),
       ev.out?.length ? ` · ${ev.out.map((x) => ctx.seatName(x)).join(", ")}` : ""),
-    scoresTable({
-      cols: [t("result.round_score"), t("result.total")],
-      seats: ev.scores.map((_, i) => i),
-      cells: ev.scores.map((sc, i) => [sc, ev.totals[i]]),
-    }, ctx),
+    scoresTable(seatRows([t("result.round_score"), t("result.total")], ev.scores.length,
+      (i) => [ev.scores[i], ev.totals[i]]), ctx),
     handTiles(ev.hands, ctx));
 }
 
 export default {
+  cardTile: [12, 12],
   board,
-  result(v, ctx, ev) {
-    return h("div", { class: "result-body" },
-      h("h3", {}, v.over ? t("result.match_title") : t("result.title")),
-      v.over ? h("p", { class: "result-winner" },
-        t("result.winners", { names: v.result.winners.map((x) => ctx.seatName(x)).join(", ") })) : null,
-      ev ? roundBlock(ev, ctx) : null);
-  },
+  result(v, ctx, ev) { return pointsResult(v, ctx, ev, roundBlock); },
   seatInfo(v, seat) {
     return { lines: [t("table.score", { n: v.totals[seat] })] };
   },

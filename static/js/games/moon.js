@@ -4,7 +4,7 @@
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
-import { fitSvg, scoresTable } from "./common.js";
+import { bbox, fitSvg, pointsResult, scoresTable, seatRows } from "./common.js";
 import { suitName } from "../events.js";
 
 function sideName(v, side, ctx) {
@@ -59,12 +59,7 @@ function board(v, ctx, container) {
       g.append(s("circle", { class: "trick-spot", cx: 0, cy: 0, r: U * 0.8 }));
     }
   }
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const it of items) {
-    x0 = Math.min(x0, it.x); y0 = Math.min(y0, it.y);
-    x1 = Math.max(x1, it.x + it.w); y1 = Math.max(y1, it.y + it.h);
-  }
-  const svg = fitSvg(g, { x0, y0, x1, y1 }, "trick-svg", container, 1.1);
+  const svg = fitSvg(g, bbox(items), "trick-svg", container, 1.1);
   const info = h("div", { class: "moon-info" },
     h("div", { class: "moon-phase" }, t(`moon.phase.${v.phase}`)),
     v.contract !== null && v.contract !== undefined
@@ -82,22 +77,17 @@ function roundBlock(ev, v, ctx) {
   return h("div", {},
     h("p", { class: "result-ending" }, t("moon.contract", { name: ctx.seatName(ev.bidder), bid: ev.contract }),
       " · ", t("moon.trump", { suit: suitName(ev.trump) })),
-    scoresTable({
-      cols: [t("result.tricks"), t("result.round_score"), t("result.total")],
-      seats: ev.tricks.map((_, i) => i),
-      cells: ev.tricks.map((tr, i) => [tr, ev.deltas[i], ev.scores[i]]),
-    }, { ...ctx, seatName: (side) => sideName(v, side, ctx) }));
+    scoresTable(seatRows([t("result.tricks"), t("result.round_score"), t("result.total")],
+      ev.tricks.length, (i) => [ev.tricks[i], ev.deltas[i], ev.scores[i]]),
+    { ...ctx, seatName: (side) => sideName(v, side, ctx) }));
 }
 
 export default {
+  cardTile: [4, 1],
+  /** Moon's seat count is its variant (M-1, M-13): four in two teams, or three each alone. */
+  seatLabel(n) { return t(`moon.seats.${n}`); },
   board,
-  result(v, ctx, ev) {
-    return h("div", { class: "result-body" },
-      h("h3", {}, v.over ? t("result.match_title") : t("result.title")),
-      v.over ? h("p", { class: "result-winner" },
-        t("result.winners", { names: v.result.winners.map((x) => ctx.seatName(x)).join(", ") })) : null,
-      ev ? roundBlock(ev, v, ctx) : null);
-  },
+  result(v, ctx, ev) { return pointsResult(v, ctx, ev, roundBlock); },
   seatInfo(v, seat) {
     const lines = [t("moon.tricks", { n: v.tricks_by_seat[seat] })];
     if (v.players === 4) lines.push(t("moon.team", { n: v.side_of[seat] + 1 }));

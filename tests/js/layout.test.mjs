@@ -1,0 +1,127 @@
+// The pure geometry of the board (static/js/games/*.js, static/js/seating.js): boxes, the
+// viewBox that fits them, the Gaple snake, the Cross pinwheel, the Mexican Train rows.
+
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { U } from "../../static/js/tiles.js";
+import { bbox, fitViewBox, lastPlayed, pieceSize } from "../../static/js/games/common.js";
+import { bestLayout, snake } from "../../static/js/games/gaple.js";
+import { place } from "../../static/js/games/cross.js";
+import { trainLayout } from "../../static/js/games/mexican_train.js";
+import { platePosition, relativeSeat } from "../../static/js/seating.js";
+
+function rect(p) {
+  const { w, h } = pieceSize(p);
+  return { x0: p.x, y0: p.y, x1: p.x + w, y1: p.y + h };
+}
+
+function overlap(a, b) {
+  const r = rect(a), q = rect(b);
+  return r.x0 < q.x1 - 1e-9 && q.x0 < r.x1 - 1e-9 && r.y0 < q.y1 - 1e-9 && q.y0 < r.y1 - 1e-9;
+}
+
+function noOverlaps(pieces, what) {
+  for (let i = 0; i < pieces.length; i++) {
+    for (let j = i + 1; j < pieces.length; j++) {
+      assert.ok(!overlap(pieces[i], pieces[j]), `${what}: pieces ${i} and ${j} overlap`);
+    }
+  }
+}
+
+/** A line of play of n tiles, doubles now and then, each matching the one before. */
+function line(n) {
+  const out = [];
+  let end = 6;
+  for (let i = 0; i < n; i++) {
+    const next = i % 4 === 2 ? end : (end + 3) % 7;
+    out.push([end, next]);
+    end = next;
+  }
+  return out;
+}
+
+test("a box holds every piece, flat, standing or sized", () => {
+  const box = bbox([{ x: 0, y: 0 }, { x: 3 * U, y: -U, vertical: true }, { x: -10, y: 5, w: 4, h: 100 }]);
+  assert.deepEqual(box, { x0: -10, y0: -U, x1: 4 * U, y1: 105 });
+  assert.deepEqual(pieceSize({ vertical: true }), { w: U, h: 2 * U });
+});
+
+test("the viewBox is centred on the box, with a margin, never drawn bigger than maxScale", () => {
+  const box = { x0: 0, y0: 0, x1: 2 * U, y1: U };
+  const [x, y, w, h] = fitViewBox(box, 0, 0);
+  assert.deepEqual([x, y, w, h], [-U / 2, -U / 2, 3 * U, 2 * U]);
+  // a 600 x 300 container at most 1.5 px a unit: the viewBox is at least 400 x 200 units
+  const big = fitViewBox(box, 600, 300, 1.5);
+  assert.deepEqual(big.slice(2), [400, 200]);
+  assert.equal(big[0] + big[2] / 2, U, "centred on the box");
+  assert.equal(big[1] + big[3] / 2, U / 2);
+});
+
+test("the Gaple snake keeps every tile apart and inside its rows", () => {
+  for (const cols of [7, 12, 20, 31]) {
+    const lay = snake(line(28), cols);
+    assert.equal(lay.pieces.length, 28);
+    noOverlaps(lay.pieces, `${cols} columns`);
+    for (const p of lay.pieces) {
+      assert.ok(p.x >= -1e-9 && rect(p).x1 <= cols * U + 1e-9, `${cols} columns: a tile leaves its row`);
+    }
+  }
+  const first = snake([[6, 6]], 20).pieces[0];
+  assert.ok(!first.vertical, "the first double lies along the line");
+  const across = snake([[6, 3], [3, 3]], 20).pieces[1];
+  assert.ok(across.vertical, "a later double stands across the line");
+});
+
+test("the Gaple layout picks a scale that fits the board, no bigger than comfortable", () => {
+  for (const [w, h] of [[900, 420], [360, 300], [1200, 200]]) {
+    const best = bestLayout(line(28), w, h);
+    const box = best.box;
+    assert.ok(best.scale <= 0.9 + 1e-9);
+    assert.ok((box.x1 - box.x0 + U) * best.scale <= w + 1e-6, `${w}x${h}: too wide`);
+    assert.ok((box.y1 - box.y0 + U) * best.scale <= h + 1e-6, `${w}x${h}: too tall`);
+  }
+  assert.equal(bestLayout(line(3), 900, 420).lay.pieces.length, 3);
+});
+
+test("the Cross arms turn like a pinwheel and never meet", () => {
+  for (const [ns, ew] of [[3, 6], [4, 3]]) {
+    const pieces = [{ x: -U / 2, y: -U, vertical: true }]; // the spinner
+    for (const arm of ["n", "e", "s", "w"]) {
+      for (let k = 0; k < 9; k++) pieces.push(place(arm, k, 1, 2, arm === "n" || arm === "s" ? ns : ew));
+    }
+    noOverlaps(pieces, `straight ${ns}/${ew}`);
+  }
+  // the inner number always touches the piece before it: east runs inner-first
+  assert.deepEqual([place("e", 0, 5, 2, 6).a, place("w", 0, 5, 2, 6).b], [5, 5]);
+});
+
+test("Mexican Train rows shrink to a floor, then show only the newest tiles", () => {
+  const wide = trainLayout(5, 3, 900, 400);
+  assert.equal(wide.narrow, false);
+  assert.ok(wide.scale <= 1.2 && wide.scale >= 0.8);
+  assert.ok(wide.visible >= 3, "a short train is shown whole");
+  const phone = trainLayout(9, 20, 360, 300);
+  assert.equal(phone.narrow, true);
+  assert.equal(phone.scale, 0.62, "the floor");
+  assert.ok(phone.visible >= 2 && phone.visible < 20, "older tiles give way to +k");
+  assert.ok(phone.tilesX + 2 * U * phone.visible <= phone.width, "the shown tiles fit the row");
+});
+
+test("seat plates sit around the board counted clockwise from the viewer", () => {
+  assert.deepEqual([0, 1, 2, 3].map((s) => platePosition(relativeSeat(s, 2, 4), 4)),
+    ["top", "right", "bottom", "left"]);
+  assert.deepEqual([0, 1, 2].map((s) => platePosition(s, 3)), ["bottom", "left", "right"]);
+  assert.equal(platePosition(1, 2), "top");
+  assert.deepEqual([1, 4, 7].map((s) => platePosition(s, 8)), ["top", "top", "top"]);
+  assert.equal(relativeSeat(1, null, 4), 1, "a spectator sees from seat 0");
+});
+
+test("the newest tile played is the last 'played' of the current round in the log", () => {
+  const played = (tile) => ({ type: "played", seat: 0, tile });
+  assert.equal(lastPlayed([]), null);
+  assert.equal(lastPlayed(undefined), null);
+  assert.deepEqual(lastPlayed([played([1, 1]), { type: "passed" }, played([1, 2]), { type: "seated" }]).tile,
+    [1, 2]);
+  assert.equal(lastPlayed([played([1, 1]), { type: "round_over" }, { type: "dealt" }]), null);
+});
