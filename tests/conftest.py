@@ -131,3 +131,34 @@ async def live_server(live_settings):
     for server in servers:
         if not server.task.done():
             await server.stop()
+
+
+@pytest.fixture
+def spare_redis(tmp_path):
+    """A redis-server of this test's own on a free port (a real one, from Debian's package), for
+    tests that pause, cut or kill Redis without disturbing any other test. Yields its URL."""
+    import shutil
+    import subprocess
+    import time
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is not installed (Debian: apt-get install -y redis-server)")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "redis-server failed"
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.kill()
+    proc.wait(10)

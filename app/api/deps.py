@@ -6,6 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.services.table_errors import TableError
 
@@ -36,7 +38,16 @@ Live = Annotated[Any, Depends(live)]
 
 
 def install_errors(app: FastAPI) -> None:
-    """TableError -> its HTTP status; a 422 names the field like FastAPI's own validation."""
+    """TableError -> its HTTP status; a 422 names the field like FastAPI's own validation.
+    Redis unreachable (or cut mid-request) -> 503 ``redis_unavailable``: the request may or may
+    not have been applied, so the client reads the table again rather than retrying blindly."""
+
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(RedisTimeoutError)
+    async def redis_down(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": "the live tables cannot be reached right now; try again "
+                             "shortly", "code": "redis_unavailable"}, status_code=503,
+                            headers={"Retry-After": "2"})
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:

@@ -90,8 +90,11 @@ class Lobby:
                 raise TableError(422, "bad_buy_in", "the buy-in must cover one stake", "buy_in")
             key = await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
 
-        def build(snap: Snapshot, v_next: int) -> D.Change:
-            if key is not None and D.buy_in_outcome(snap.doc, key) == "void":
+        def build(snap: Snapshot, v_next: int) -> D.Change | None:
+            outcome = D.buy_in_outcome(snap.doc, key) if key is not None else None
+            if outcome == "seated":  # this request's own write landed; its reply was lost
+                return None
+            if outcome == "void":
                 raise TableError(409, "buy_in_expired",
                                  "taking the seat took too long; the buy-in is back in your wallet")
             if snap.doc["seats"][n] is not None:
@@ -114,7 +117,8 @@ class Lobby:
                 with contextlib.suppress(money.Unavailable):  # else the reconciler will
                     await money.settle_buy_in(self.db, key, seated=False)
             raise
-        assert res is not None and res.current is not None
+        if res is None or res.current is None:
+            return self.views.summary(await self.writer.snap(tid))
         return self.views.summary(res.current)
 
     async def leave(self, player: dict, tid: str, n: int) -> dict:
@@ -195,6 +199,8 @@ class Lobby:
             return key
         except money.BadBuyIn as e:
             raise TableError(422, e.code, e.message, "buy_in") from e
+        except money.Unavailable as e:
+            raise TableError(503, e.code, e.message) from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
 

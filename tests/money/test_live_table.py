@@ -148,7 +148,7 @@ async def test_concurrent_sits_by_one_player_take_one_buy_in(live_server, databa
 
 async def test_a_replica_without_the_consumer_leaves_the_records_to_the_outbox_worker(
         live_server, database):
-    """MEJA_OUTBOX_CONSUMER=false (a web replica beside ``python -m app outbox``, issue 10):
+    """MEJA_OUTBOX_CONSUMER=false (a web replica beside ``python -m app outbox``):
     its moves still queue their entries, it writes none of them, and a consumer elsewhere
     writes them once."""
     url, sessions = database
@@ -158,11 +158,11 @@ async def test_a_replica_without_the_consumer_leaves_the_records_to_the_outbox_w
         tid = await sit_at_new_chips_table(http, h)
         assert (await http.delete(f"/api/tables/{tid}/seats/0", headers=h)).status_code == 200
         await asyncio.sleep(4.0)  # a consuming replica has written it by now (2 s idle polls)
-        assert await srv.live.outbox.backlog() == 1  # the cash-out, still in Redis
+        assert await srv.live.outbox.backlog() == 2  # the seat's buy-in and its cash-out
         wallet = (await http.get("/api/players/me/wallet", headers=h)).json()
         assert wallet["balance"] == 1700
         worker = outbox_consumer(srv.live.redis, sessions, prefix=srv.settings.key_prefix)
-        assert await worker.run_once(block_ms=1) == 1
+        assert await worker.run_once(block_ms=1) == 2
         assert await srv.live.outbox.backlog() == 0
         wallet = (await http.get("/api/players/me/wallet", headers=h)).json()
         assert (wallet["balance"], wallet["at_tables"]) == (2000, {})
