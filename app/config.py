@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "MEJA_PORT"))
 
-    # Operations (issue 9): JSON log level; seconds a SIGTERM'd process may take to finish the
+    # Operations: JSON log level; seconds a SIGTERM'd process may take to finish the
     # actions in flight and the outbox work it holds before it exits.
     log_level: str = "info"
     shutdown_grace: float = 10.0
@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     sweep_interval: float = 0.25
     claim_lease_seconds: float = 5.0
     away_after_timeouts: int = 3
-    # Issue 7 lifecycle: a human seat not in the current match that has not acted, synced or
+    # Idle seats and closing: a human seat not in the current match that has not acted, synced or
     # chatted for this long is freed (its stack goes back to the wallet); a table with no human
     # seated for this long closes (bots' stakes back to the house, out of the lobby).
     idle_seat_seconds: float = 300.0
@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     default_stack: int = 1000  # buy-in when a player sits without naming one
     bot_stack: int = 1000
 
-    # Chips & records (issue 7): wallets, buy-ins, the outbox consumer, the audit.
+    # Chips & records: wallets, buy-ins, the outbox consumer, the audit.
     starting_balance: int = 10_000  # granted by the house to each new guest
     buy_in_max_stakes: int = 1000  # the largest buy-in, in stakes (the smallest is one stake)
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit

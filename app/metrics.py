@@ -115,7 +115,7 @@ class Metrics:
         log line. Only action kinds and event types are logged: their contents may hold tiles.
         The line is ``info`` for a table's landmarks (seats, deals, rounds and matches ending,
         timeouts) and ``debug`` for a plain move: an info line per move cost a twentieth of a
-        busy server's CPU (issue 10) and made more log than anyone reads."""
+        busy server's CPU (bench/README.md) and made more log than anyone reads."""
         game = ch.doc["game"]
         for entry in ch.log:
             self.actions.labels(game, entry["by"]).inc()

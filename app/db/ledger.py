@@ -53,15 +53,14 @@ async def insert_ignore(session: AsyncSession, model, values: dict, keys: Sequen
 def _insert_ignore(dialect: str, model, keys: tuple[str, ...]):
     """The statement, built once and on the table (Core, not the ORM's bulk path): the values go
     as parameters, so SQLAlchemy compiles it once instead of building a cache key for every
-    row's values (the outbox writes many, issue 10)."""
+    row's values (the outbox writes many)."""
     ins, table = (pg_insert if dialect == "postgresql" else sqlite_insert), model.__table__
     return ins(table).on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
 
 
 def defer_inserts(session: AsyncSession) -> None:
     """Collect the rows ``insert_rows`` is given until ``flush_inserts``: one multi-row
-    statement per table for a whole batch of outbox entries instead of one per entry (issue
-    10). Only rows nothing else in the batch refers to go this way (entries, records); the
+    statement per table for a whole batch of outbox entries instead of one per entry. Only rows nothing else in the batch refers to go this way (entries, records); the
     rows that hand out ids (transactions, matches, rounds) are inserted at once."""
     session.info["deferred"] = {}
 

@@ -112,7 +112,7 @@ class Change:
 
 def seal(ch: Change, rs: Ruleset) -> None:
     """Dump the change's final state into the document, once: a move with forced passes after
-    it is several steps, and dumping after each one was a tenth of a busy server (issue 10).
+    it is several steps, and dumping after each one was a tenth of a busy server (bench/README.md).
 
     The dump is kept as JSON bytes (``orjson.Fragment``, written into the document as is): the
     process caches every watched table's document, and a tree of lists per table, replaced on

@@ -81,7 +81,7 @@ class Sweeper:
         ats: list = []
         for i in range(0, len(tids), REARM_CHUNK):  # in chunks: one pipeline of every live
             async with self.redis.pipeline(transaction=False) as pipe:  # table held the
-                for tid in tids[i:i + REARM_CHUNK]:  # event loop for tens of ms (issue 10)
+                for tid in tids[i:i + REARM_CHUNK]:  # event loop for tens of ms
                     pipe.hget(self.keys.table(tid), "at")
                 ats += await pipe.execute()
         lost = {tid: int(at) for tid, at in zip(tids, ats)  # a claim's lease is not lost

@@ -100,7 +100,7 @@ class OutboxConsumer:
         or when a pass found nothing; ``run`` starts a pass at most every ``pass_every``
         seconds while entries keep coming. With hundreds of live tables one pass (a read
         across every stream) costs about as much for one entry as for a hundred, and passes
-        back to back cost most of a core (issue 10)."""
+        back to back cost most of a core (bench/README.md)."""
         self.redis, self.write, self.prefix, self.group = redis, write, prefix, group
         self.keys_of = Keys(prefix)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
@@ -146,7 +146,7 @@ class OutboxConsumer:
         return sorted(self.known)
 
     async def _drop_if_closed(self, key: str) -> None:
-        """Delete a drained outbox stream whose table is closed or gone (issue 7)."""
+        """Delete a drained outbox stream whose table is closed or gone."""
         table = key[: -len(":outbox")]
         async with self.redis.pipeline(transaction=True) as pipe:
             await pipe.watch(key, table)

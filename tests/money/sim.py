@@ -1,4 +1,4 @@
-"""A stand-in for the live table (issue 6) where it touches money, for testing chips & records
+"""A stand-in for the live table where it touches money, for testing chips & records
 without the server: buy-in before sitting, each move's outbox entries written atomically with
 the table state (MULTI/EXEC, as the compare-and-set script does), cash-outs through the outbox.
 """

@@ -262,7 +262,7 @@ async def test_a_table_that_closed_before_its_entries_were_read_is_still_written
 
 async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm(
         redis, engine, sessions, prefix, redis_url_or_socket, tmp_path):
-    """``python -m app outbox``: the consumer as its own process (issue 10)."""
+    """``python -m app outbox``: the consumer as its own process."""
     expected = await reference_counts(redis, sessions, tmp_path, prefix)
     table = await new_table(redis, sessions, prefix)
     for seed in SEEDS:

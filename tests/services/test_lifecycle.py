@@ -1,4 +1,4 @@
-"""Issue 7: an idle player's seat is freed and a table nobody sits at closes; the chips go back
+"""Idle seats and closing: an idle player's seat is freed and a table nobody sits at closes; the chips go back
 (stack -> wallet, bots' stakes -> house) exactly once, however many instances sweep."""
 
 from __future__ import annotations
