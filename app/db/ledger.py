@@ -60,8 +60,9 @@ def _insert_ignore(dialect: str, model, keys: tuple[str, ...]):
 
 def defer_inserts(session: AsyncSession) -> None:
     """Collect the rows ``insert_rows`` is given until ``flush_inserts``: one multi-row
-    statement per table for a whole batch of outbox entries instead of one per entry. Only rows nothing else in the batch refers to go this way (entries, records); the
-    rows that hand out ids (transactions, matches, rounds) are inserted at once."""
+    statement per table for a whole batch of outbox entries instead of one per entry. Only rows
+    nothing else in the batch refers to go this way (entries, records); the rows that hand out
+    ids (transactions, matches, rounds) are inserted at once."""
     session.info["deferred"] = {}
 
 

@@ -1,5 +1,6 @@
-"""Idle seats and closing: an idle player's seat is freed and a table nobody sits at closes; the chips go back
-(stack -> wallet, bots' stakes -> house) exactly once, however many instances sweep."""
+"""Idle seats and closing: an idle player's seat is freed and a table nobody sits at closes; the
+chips go back (stack -> wallet, bots' stakes -> house) exactly once, however many instances
+sweep."""
 
 from __future__ import annotations
 
