@@ -99,6 +99,8 @@ async def test_a_table_left_by_its_last_human_closes_and_returns_the_bots_stakes
         await until(lambda: _status(srv, tid, "closed"))
         listed = (await http.get("/api/tables")).json()
         assert tid not in [t["id"] for t in listed["items"]]
+        final = await http.get(f"/api/tables/{tid}")  # its final state stays readable
+        assert final.status_code == 200 and final.json()["status"] == "closed", final.text
         assert await srv.live.redis.zscore(srv.live.keys.live, tid) is None
         events = [e["type"] for e in await events_of(srv, tid)]
         assert events.count("table_closed") == 1 and events.count("left") == 3
