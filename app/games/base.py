@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from . import codec
 from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn
@@ -40,12 +40,59 @@ class Action:
         return {"kind": self.kind, **codec.dump(self)}
 
 
+PaymentKind = Literal["lewat", "settlement"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Payment:
+    """Chips that move between two seats' stacks (Gaple): a Lewat (G-6) in the round, or a
+    settlement (G-10) when it ends. ``amount`` is what moved, ``shortfall`` what the payer could
+    not cover (G-11); ``pips``: the pips left in the payer's hand, for a settlement."""
+
+    kind: PaymentKind
+    payer: int
+    payee: int
+    amount: int
+    shortfall: int
+    pips: int | None = None
+
+    def to_json(self) -> JSON:
+        """The form the game's events and results carry (no ``pips`` for a Lewat)."""
+        out: JSON = {"kind": self.kind, "payer": self.payer, "payee": self.payee,
+                     "amount": self.amount, "shortfall": self.shortfall}
+        if self.pips is not None:
+            out["pips"] = self.pips
+        return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A round that ended, for the records (DESIGN.md "Persistence"), so the shell never reads
+    a game's own events.
+
+    ``number``: the round of the match (None when one state is one round and the table counts
+    them: Gaple, G-12); ``winner``: the seat, when the game names one; ``ending``: how it ended,
+    in the game's words; ``multiplier``: Gaple's x value (G-9); ``settlements``: the payments of
+    the round's end (G-10); ``detail``: the round's figures, JSON-ready (its ``round_over``
+    event without the type)."""
+
+    number: int | None
+    winner: int | None
+    ending: str | None
+    multiplier: int | None
+    detail: JSON
+    settlements: tuple[Payment, ...] = ()
+
+
 class Step(NamedTuple):
-    """What ``apply`` returns: the new state and the public events of the move (a named tuple:
-    one is built per move)."""
+    """What ``apply`` returns (a named tuple: one is built per move): the new state, the
+    public events of the move (they animate the clients), and as typed data the payments made
+    in the round (``payments``: Lewat, G-6) and the rounds that ended in it (``rounds``)."""
 
     state: Any
     events: tuple[JSON, ...]
+    payments: tuple[Payment, ...] = ()
+    rounds: tuple[RoundResult, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

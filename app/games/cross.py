@@ -44,6 +44,7 @@ from .base import (
     GameDescriptor,
     Option,
     Outcome,
+    RoundResult,
     Ruleset,
     Step,
     action_fields,
@@ -337,7 +338,9 @@ class Cross(Ruleset):
                    "points": points, "pips": [T.hand_pips(h) for h in state.hands],
                    "draws": state.draws, "redeals": state.redeal_no}
         hands = [T.hand_json(h) for h in state.hands]
-        over_event = {"type": "round_over", **summary, "scores": scores, "hands": hands}
+        detail = {**summary, "scores": scores, "hands": hands}
+        over_event = {"type": "round_over", **detail}
+        ended = (RoundResult(state.round_no, winner, ending, None, detail),)
         new = evolve(state, scores=tuple(scores), rounds=state.rounds + (summary,), turn=None,
                      drawn=None)
         events = (*events, over_event)
@@ -345,19 +348,19 @@ class Cross(Ruleset):
             result = {"winner": winner, "scores": scores, "rounds": len(new.rounds),
                       "hands": hands}
             match_over = {"type": "match_over", "winner": winner, "scores": scores}
-            return self._step(evolve(new, result=result), (*events, match_over))
+            return self._step(evolve(new, result=result), (*events, match_over), ended=ended)
         new, started = self._deal(new, state.n)
         # The finished round's tiles are back in play: views keep only its figures.
         public = ({k: v for k, v in over_event.items() if k != "hands"}, *started)
         new = evolve(new, last_events=())
-        return self._step(new, (*events, *started), public)
+        return self._step(new, (*events, *started), public, ended=ended)
 
-    def _step(self, state: State, events, public=None, **changes) -> Step:
+    def _step(self, state: State, events, public=None, ended=(), **changes) -> Step:
         """The new state with ``changes`` and the round's last public events (``public``: what
-        views may keep, when not all of ``events``)."""
+        views may keep, when not all of ``events``); ``ended``: the round that ended."""
         kept = events if public is None else public
         last = (state.last_events + tuple(kept))[-LAST_EVENTS:]
-        return Step(evolve(state, last_events=last, **changes), tuple(events))
+        return Step(evolve(state, last_events=last, **changes), tuple(events), (), ended)
 
     # --- reading the state -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:

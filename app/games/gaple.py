@@ -23,6 +23,9 @@ from .base import (
     GameDescriptor,
     Option,
     Outcome,
+    Payment,
+    PaymentKind,
+    RoundResult,
     Ruleset,
     Step,
     action_fields,
@@ -133,17 +136,18 @@ def _successor(state: State, events: tuple[JSON, ...]) -> tuple[State, dict[str,
     return new, fields
 
 
-# ``Step(state, events)`` without the named tuple's Python-level __new__ (one per move).
+# ``Step(state, events, payments, rounds)`` without the named tuple's Python-level __new__ (one
+# per move); every field is given, as tuple.__new__ knows no defaults.
 _new_step = tuple.__new__
 
 
-def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: str) -> JSON:
+def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: PaymentKind,
+         pips: int | None = None) -> Payment:
     """Move up to ``due`` chips from payer to payee, never below zero (G-11)."""
     amount = min(due, stacks[payer])
     stacks[payer] -= amount
     stacks[payee] += amount
-    return {"kind": kind, "payer": payer, "payee": payee, "amount": amount,
-            "shortfall": due - amount}
+    return Payment(kind, payer, payee, amount, due - amount, pips)
 
 
 def multiplier(last: tuple[int, int], ends: tuple[int, int]) -> str:
@@ -291,11 +295,12 @@ class Gaple(Ruleset):
         n = len(state.hands)
         stacks = list(state.stacks)
         pay = _pay(stacks, seat, (seat - 1) % n, state.options["stake"], "lewat")
-        events = ({"type": "passed", "seat": seat}, {"type": "lewat", **pay})
+        record = pay.to_json()
+        events = ({"type": "passed", "seat": seat}, {"type": "lewat", **record})
         new, fields = _successor(state, events)
         fields["turn"], fields["stacks"] = (seat + 1) % n, tuple(stacks)
-        fields["payments"] = state.payments + (pay,)
-        return _new_step(Step, (new, events))
+        fields["payments"] = state.payments + (record,)
+        return _new_step(Step, (new, events, (pay,), ()))
 
     def _play(self, state: State, seat: int, action: Play) -> Step | None:
         """G-4, and G-7/G-8 when the tile ends the round. None when the play is not legal."""
@@ -335,7 +340,7 @@ class Gaple(Ruleset):
         fields["hands"], fields["masks"], fields["held"] = hands, tuple(masks), held
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
         fields["last_events"] = events
-        return _new_step(Step, (new, events))
+        return _new_step(Step, (new, events, (), ()))
 
     def _settle(self, state: State, hands, masks, line, winner: int, ending: str, mult: str,
                 events) -> Step:
@@ -344,14 +349,14 @@ class Gaple(Ruleset):
         unit = opts["stake"] * value  # per loser; times their pips on a bet table
         bet = opts["field"] == "bet"
         stacks = list(state.stacks)
-        payments = list(state.payments)
+        settlements = []
         for seat in range(len(hands)):
             if seat == winner:
                 continue
             left = T.hand_pips(hands[seat])
-            pay = _pay(stacks, seat, winner, unit * left if bet else unit, "settlement")
-            pay["pips"] = left
-            payments.append(pay)
+            settlements.append(
+                _pay(stacks, seat, winner, unit * left if bet else unit, "settlement", left))
+        payments = [*state.payments, *(p.to_json() for p in settlements)]
         result = {
             "winner": winner,
             "ending": ending,
@@ -364,7 +369,8 @@ class Gaple(Ruleset):
         new, fields = _successor(state, events)
         fields.update(hands=hands, masks=tuple(masks), held=sum(masks), line=line, turn=None,
                       stacks=tuple(stacks), payments=tuple(payments), result=result)
-        return Step(new, events)
+        over = RoundResult(None, winner, ending, value, result, tuple(settlements))
+        return Step(new, events, (), (over,))
 
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:

@@ -8,6 +8,7 @@ as each test needs; the fifteen plays go round the table in turn order.
 
 import pytest
 
+from app.games.base import RoundResult
 from app.games.cross import deal_round
 from app.games.errors import GameOver
 from app.games.registry import get_ruleset
@@ -54,6 +55,16 @@ def test_c8_domino_ends_the_round_at_once():
     over = round_over(events)
     assert over["ending"] == "domino" and over["winner"] == 0
     assert over["hands"] == [[], [[3, 4], [5, 5]]]
+
+
+def test_c8_c9_the_step_that_ends_a_round_carries_its_round_result():
+    hands = [[[6, 6], [6, 1]], [[6, 2], [3, 4], [5, 5]]]
+    state, _ = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")))
+    step = RS.apply(state, 0, RS.parse_action(put([6, 1], "e")))
+    over = round_over(step.events)
+    detail = {k: v for k, v in over.items() if k != "type"}
+    assert step.rounds == (RoundResult(1, 0, "domino", None, detail),)
+    assert detail["points"] == 17 and step.payments == ()  # C-9: 7 + 10 pips left
 
 
 def test_c8_blocked_round_ends_at_once_without_passes():

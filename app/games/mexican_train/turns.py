@@ -9,7 +9,7 @@ draw per play owed, and an ending (the turn ends by itself after a single play, 
 from __future__ import annotations
 
 from .. import tiles as T
-from ..base import JSON, Action, Step, evolve
+from ..base import JSON, Action, RoundResult, Step, evolve
 from .model import (
     DRAW,
     END_TURN,
@@ -134,19 +134,21 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
               "out": [x for x, h in enumerate(s.hands) if not h],
               "scores": scores, "totals": totals}
     log = s.rounds_log + (record,)
-    events.append({"type": "round_over", **record, "hands": [T.hand_json(h) for h in s.hands]})
+    detail = {**record, "hands": [T.hand_json(h) for h in s.hands]}
+    events.append({"type": "round_over", **detail})
+    rounds = (RoundResult(s.round_no, None, ending, None, detail),)
     if s.round_no < s.options["rounds"]:
         new, dealt = deal_round(s.options, s.n, s.seed, s.round_no + 1, totals, log)
-        return Step(new, (*events, *dealt))
+        return Step(new, (*events, *dealt), (), rounds)
     best = min(totals)
     result = {"winners": [x for x, v in enumerate(totals) if v == best], "totals": totals,
               "rounds": [dict(r) for r in log]}
     events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
     final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log, drawn=None,
                    result=result)
-    return _step(final, tuple(events))
+    return _step(final, tuple(events), rounds)
 
 
-def _step(s: State, events: tuple[JSON, ...]) -> Step:
+def _step(s: State, events: tuple[JSON, ...], rounds: tuple[RoundResult, ...] = ()) -> Step:
     last = (s.last_events + events)[-LAST_EVENTS:]
-    return Step(evolve(s, last_events=last), events)
+    return Step(evolve(s, last_events=last), events, (), rounds)

@@ -29,6 +29,7 @@ from ..base import (
     GameDescriptor,
     Option,
     Outcome,
+    RoundResult,
     Ruleset,
     Step,
     action_fields,
@@ -231,6 +232,7 @@ class Moon(Ruleset):
             "deltas": list(score.deltas), "scores": list(score.scores),
         }
         over = {"type": "round_over", **summary}
+        rounds = (RoundResult(state.round_no, None, None, None, summary),)
         tally = dict(state.tally)
         for key in ("rounds", "made" if score.made else "failed", f"contract_{state.contract}"):
             tally[key] += 1
@@ -238,7 +240,7 @@ class Moon(Ruleset):
         winner = side if score.moon else S.match_winner(score.scores)
         if winner is None:
             new = _new_deal(state, state.round_no + 1, 0)
-            return Step(new, (*events, over, _dealt_event(new)))
+            return Step(new, (*events, over, _dealt_event(new)), (), rounds)
         result = {
             "winner_side": winner,
             "winners": [s for s in range(n) if S.side_of(s, n) == winner],
@@ -247,7 +249,7 @@ class Moon(Ruleset):
             "rounds": state.round_no,
         }
         new = dataclasses.replace(state, phase=Phase.OVER, result=result)
-        return Step(new, (*events, over, {"type": "match_over", **result}))
+        return Step(new, (*events, over, {"type": "match_over", **result}), (), rounds)
 
     # --- results, views, audits --------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
