@@ -28,6 +28,9 @@ from . import codec
 from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn
 
 JSON = dict[str, Any]
+# State fields that older dumps may still carry and no state has any more: ``last_events``
+# (display history; the shell sends recent events from the table's event stream).
+RETIRED = ("last_events",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,8 +286,12 @@ class Ruleset:
         return codec.dump(state)
 
     def load(self, data: Mapping[str, Any]):
-        """Rebuild a state from ``dump``; ValueError when the data is not a valid state."""
-        return codec.load(self.state_type, dict(data))
+        """Rebuild a state from ``dump``; ValueError when the data is not a valid state. The
+        ``RETIRED`` fields of older dumps (tables live in Redis before a release) are ignored."""
+        data = dict(data)
+        for name in RETIRED:
+            data.pop(name, None)
+        return codec.load(self.state_type, data)
 
     def view_header(self, state, seat: int | None) -> JSON:
         """The keys every view starts with (``game``, ``seat``, ``to_act``, ``legal``, ``over``),

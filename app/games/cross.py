@@ -56,7 +56,6 @@ from .errors import IllegalAction
 from .rng import rng_for
 
 ARMS = ("n", "e", "s", "w")
-LAST_EVENTS = 8
 KEEP_IN_BONEYARD = 2  # C-7
 Tile = tuple[int, int]
 
@@ -112,7 +111,6 @@ class State:
     draws: int
     scores: tuple[int, ...]
     rounds: tuple[dict[str, Any], ...]
-    last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
 
     @property
@@ -191,9 +189,8 @@ class Cross(Ruleset):
         opts = self.parse_options(options, n_seats)
         state = State(options=opts, seed=seed, round_no=0, redeal_no=0, opener=0, hands=(),
                       boneyard=(), spinner=None, arms=(), turn=None, drawn=None, draws=0,
-                      scores=(0,) * n_seats, rounds=(), last_events=(), result=None)
-        state, events = self._deal(state, n_seats, hands, stock)
-        return evolve(state, last_events=events)
+                      scores=(0,) * n_seats, rounds=(), result=None)
+        return self._deal(state, n_seats, hands, stock)[0]
 
     def _deal(self, state: State, n: int, hands=None, stock=None) -> tuple[State, tuple]:
         round_no = state.round_no + 1
@@ -350,17 +347,12 @@ class Cross(Ruleset):
             match_over = {"type": "match_over", "winner": winner, "scores": scores}
             return self._step(evolve(new, result=result), (*events, match_over), ended=ended)
         new, started = self._deal(new, state.n)
-        # The finished round's tiles are back in play: views keep only its figures.
-        public = ({k: v for k, v in over_event.items() if k != "hands"}, *started)
-        new = evolve(new, last_events=())
-        return self._step(new, (*events, *started), public, ended=ended)
+        return self._step(new, (*events, *started), ended=ended)
 
-    def _step(self, state: State, events, public=None, ended=(), **changes) -> Step:
-        """The new state with ``changes`` and the round's last public events (``public``: what
-        views may keep, when not all of ``events``); ``ended``: the round that ended."""
-        kept = events if public is None else public
-        last = (state.last_events + tuple(kept))[-LAST_EVENTS:]
-        return Step(evolve(state, last_events=last, **changes), tuple(events), (), ended)
+    def _step(self, state: State, events, ended=(), **changes) -> Step:
+        """The new state with ``changes``, and the move's events; ``ended``: the round that
+        ended in it."""
+        return Step(evolve(state, **changes), tuple(events), (), ended)
 
     # --- reading the state -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -398,7 +390,6 @@ class Cross(Ruleset):
             "hand_counts": [len(h) for h in state.hands],
             "scores": list(state.scores),
             "last_round": state.rounds[-1] if state.rounds else None,
-            "last_events": list(state.last_events),
             "result": state.result,
         }
 

@@ -97,7 +97,6 @@ class State:
     turn: int | None
     stacks: tuple[int, ...]
     payments: tuple[dict[str, Any], ...]
-    last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
     # Derived from ``hands`` (not dumped, not compared) for the hot path: each hand as a mask and
     # the union of all hands, kept up to date by every move instead of rebuilt from the tuples.
@@ -125,14 +124,13 @@ class State:
         return (self.line[0][0], self.line[-1][1]) if self.line else None
 
 
-def _successor(state: State, events: tuple[JSON, ...]) -> tuple[State, dict[str, Any]]:
-    """The next state, which keeps the move's public events for its views, and its field dict
-    for the caller to fill in. A copy without ``__init__``, keyword packing or field checks
-    (``base.evolve``), as this runs on every move; callers set only existing fields."""
+def _successor(state: State) -> tuple[State, dict[str, Any]]:
+    """The next state and its field dict for the caller to fill in. A copy without
+    ``__init__``, keyword packing or field checks (``base.evolve``), as this runs on every
+    move; callers set only existing fields."""
     new = object.__new__(State)
     fields = new.__dict__
     fields.update(state.__dict__)
-    fields["last_events"] = events
     return new, fields
 
 
@@ -222,7 +220,7 @@ class Gaple(Ruleset):
         state = object.__new__(State)
         state.__dict__.update(options=opts, seed=seed, hands=dealt, undealt=rest, line=(),
                               turn=opener, stacks=tuple(opts["stacks"]), payments=(),
-                              last_events=(), result=None, masks=masks, held=sum(masks))
+                              result=None, masks=masks, held=sum(masks))
         return state
 
     def to_act(self, state: State) -> int | None:
@@ -297,7 +295,7 @@ class Gaple(Ruleset):
         pay = _pay(stacks, seat, (seat - 1) % n, state.options["stake"], "lewat")
         record = pay.to_json()
         events = ({"type": "passed", "seat": seat}, {"type": "lewat", **record})
-        new, fields = _successor(state, events)
+        new, fields = _successor(state)
         fields["turn"], fields["stacks"] = (seat + 1) % n, tuple(stacks)
         fields["payments"] = state.payments + (record,)
         return _new_step(Step, (new, events, (pay,), ()))
@@ -339,7 +337,6 @@ class Gaple(Ruleset):
         fields.update(state.__dict__)
         fields["hands"], fields["masks"], fields["held"] = hands, tuple(masks), held
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
-        fields["last_events"] = events
         return _new_step(Step, (new, events, (), ()))
 
     def _settle(self, state: State, hands, masks, line, winner: int, ending: str, mult: str,
@@ -366,7 +363,7 @@ class Gaple(Ruleset):
             "hands": [T.hand_json(h) for h in hands],
         }
         events = (*events, {"type": "round_over", **result})
-        new, fields = _successor(state, events)
+        new, fields = _successor(state)
         fields.update(hands=hands, masks=tuple(masks), held=sum(masks), line=line, turn=None,
                       stacks=tuple(stacks), payments=tuple(payments), result=result)
         over = RoundResult(None, winner, ending, value, result, tuple(settlements))
@@ -393,7 +390,6 @@ class Gaple(Ruleset):
             "stacks": list(state.stacks),
             "stake": state.options["stake"],
             "field": state.options["field"],
-            "last_events": list(state.last_events),
             "result": state.result,
         }
 

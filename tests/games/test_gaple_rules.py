@@ -428,3 +428,13 @@ def test_dump_load_refuses_a_corrupt_state():
     data["turn"] = "zero"
     with pytest.raises(ValueError):
         RS.load(data)
+
+
+def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
+    state, events = play(start([[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]]]), (0, put([5, 5])),
+                         (1, PASS))
+    data = RS.dump(state)
+    assert "last_events" not in data and "last_events" not in RS.view(state, 0)
+    assert RS.load({**data, "last_events": events}) == state  # a table live in Redis
+    with pytest.raises(ValueError):
+        RS.load({**data, "history": events})

@@ -16,7 +16,6 @@ from ..rng import rng_for
 
 TOP = 12  # double-twelve set (T-1)
 MEXICAN = "mexican"
-LAST_EVENTS = 16
 
 Tile = tuple[int, int]
 
@@ -80,7 +79,6 @@ class State:
     passes: int  # passes in a row with the boneyard empty and no new marker (T-11)
     totals: tuple[int, ...]
     rounds_log: tuple[dict[str, Any], ...]
-    last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
 
     @property
@@ -141,6 +139,6 @@ def deal_round(options: JSON, n: int, seed: int, round_no: int, totals, rounds_l
         boneyard=tuple(bone), trains=((),) * (n + 1), markers=(False,) * n, turn=first,
         first_turn=(True,) * n, run=options["first_turn_multi"], played=0, extra=False,
         drawn=None, uncovered=(), passes=0, totals=tuple(totals), rounds_log=tuple(rounds_log),
-        last_events=tuple(events)[-LAST_EVENTS:], result=None,
+        result=None,
     )
     return state, tuple(events)

@@ -131,7 +131,6 @@ class MexicanTrain(Ruleset):
             "hand_counts": [len(h) for h in state.hands],
             "round_scores": [dict(r) for r in state.rounds_log],
             "totals": list(state.totals),
-            "last_events": list(state.last_events),
             "result": state.result,
         }
 

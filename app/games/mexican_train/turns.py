@@ -13,7 +13,6 @@ from ..base import JSON, Action, RoundResult, Step, evolve
 from .model import (
     DRAW,
     END_TURN,
-    LAST_EVENTS,
     MEXICAN,
     PASS,
     Draw,
@@ -67,7 +66,7 @@ def apply(s: State, seat: int, action: Action) -> Step:
         hands = list(s.hands)
         hands[seat] = T.sort_hand(hands[seat] + (top,))
         new = evolve(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top, run=False)
-        return _step(new, ({"type": "drew", "seat": seat},))
+        return Step(new, ({"type": "drew", "seat": seat},))
     if isinstance(action, Pass):
         markers = list(s.markers)
         markers[seat] = True
@@ -106,7 +105,7 @@ def _play(s: State, seat: int, action: Play) -> Step:
             return _round_over(new, "out", events)
         return _end_turn(new, seat, events)  # the others still take their first turn
     if double or (new.run and plays(new, seat, hands[seat])):
-        return _step(new, tuple(events))  # the extra play of a double, or the run goes on
+        return Step(new, tuple(events))  # the extra play of a double, or the run goes on
     return _end_turn(new, seat, events)
 
 
@@ -123,7 +122,7 @@ def _end_turn(s: State, seat: int, events: list[JSON]) -> Step:
         s, turn=nxt, first_turn=tuple(first), played=0, extra=False, drawn=None,
         run=s.options["first_turn_multi"] and first[nxt] and not s.uncovered,
     )
-    return _step(new, tuple(events))
+    return Step(new, tuple(events))
 
 
 def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
@@ -146,9 +145,5 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
     events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
     final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log, drawn=None,
                    result=result)
-    return _step(final, tuple(events), rounds)
+    return Step(final, tuple(events), (), rounds)
 
-
-def _step(s: State, events: tuple[JSON, ...], rounds: tuple[RoundResult, ...] = ()) -> Step:
-    last = (s.last_events + events)[-LAST_EVENTS:]
-    return Step(evolve(s, last_events=last), events, (), rounds)
