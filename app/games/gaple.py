@@ -148,9 +148,12 @@ def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: PaymentKind,
     return Payment(kind, payer, payee, amount, due - amount, pips)
 
 
-def multiplier(last: tuple[int, int], ends: tuple[int, int]) -> str:
-    """G-9: the multiplier of a round won by playing ``last`` on a line with ``ends``."""
+def multiplier(last: tuple[int, int], ends: tuple[int, int] | None) -> str:
+    """G-9: the multiplier of a round won by playing ``last`` on a line with ``ends`` (None:
+    the line was empty, so the last tile was also the first and matched only one way)."""
     a, b = last
+    if ends is None:
+        return "triple" if a == b else "double"
     if a == b:
         return "quintet" if ends == (a, a) else "triple"
     if sorted(ends) == [a, b]:
@@ -214,6 +217,8 @@ class Gaple(Ruleset):
             opener = opts["previous_winner"]
         else:
             opener = rng.randrange(n_seats)  # G-2
+        if not dealt[opener]:  # G-2: the opener plays a tile; with none nobody could act
+            raise BadOptions("hands", f"seat {opener} opens the round and holds no tile")
         # Built without the frozen dataclass __init__ (it sets each field through
         # object.__setattr__; a round is only ~25 moves, so this shows): same fields as State().
         masks = tuple([_mask(h) for h in dealt])

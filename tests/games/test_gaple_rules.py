@@ -300,6 +300,32 @@ def test_g9_single_is_dead_end():
     assert result(state)["multiplier"]["value"] == 1
 
 
+def test_g9_a_non_double_that_is_first_and_last_tile_scores_double():
+    state = RS.new_state({"opener": "previous_winner", "previous_winner": 0}, 2, 1,
+                         hands=[[[1, 2]], [[5, 6]]])
+    state, _ = play(state, (0, put([1, 2])))
+    res = result(state)
+    assert (res["winner"], res["ending"]) == (0, "out")
+    assert res["multiplier"] == {"name": "double", "value": 2}
+    assert [p["amount"] for p in res["payments"]] == [10 * 2]  # G-10, default stake 10
+
+
+def test_g9_a_double_that_is_first_and_last_tile_scores_triple():
+    state, _ = play(start([[[3, 3]], [[5, 6]], [[0, 1]]]), (0, put([3, 3])))
+    assert result(state)["multiplier"] == {"name": "triple", "value": 3}
+
+
+@pytest.mark.parametrize("hands, options", [
+    ([[], [[5, 6]]], {"opener": "previous_winner", "previous_winner": 0}),
+    ([[[1, 2]], []], {"opener": "previous_winner", "previous_winner": 1}),
+    ([[], [], []], {}),  # a random opener (G-2) holds no tile either
+])
+def test_g2_g9_an_exact_deal_whose_opener_holds_no_tile_is_refused(hands, options):
+    with pytest.raises(BadOptions) as err:
+        RS.new_state(options, len(hands), 1, hands=hands)
+    assert err.value.field == "hands"
+
+
 # --- G-10 settlement ----------------------------------------------------------------------------
 
 def test_g10_normal_field_pays_stake_times_multiplier():
