@@ -13,18 +13,20 @@ shows a and the right end b.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import tiles as T
 from .base import (
     JSON,
     Action,
+    Deal,
     GameDescriptor,
     Option,
     Outcome,
     Payment,
     PaymentKind,
+    RawTile,
     RoundResult,
     Ruleset,
     Step,
@@ -67,11 +69,11 @@ BIT = {t: 1 << i for i, t in enumerate(T.DOUBLE_SIX)}
 SHOWING = tuple(sum(b for t, b in BIT.items() if v in t) for v in range(7))  # tiles with number v
 
 
-def _mask(hand) -> int:
+def _mask(hand: Iterable[T.Tile]) -> int:
     return sum(map(BIT.__getitem__, hand))
 
 
-def _fitting(v: int, on_end: dict) -> dict[int, tuple[Play, ...]]:
+def _fitting(v: int, on_end: dict[T.Tile, Play]) -> dict[int, tuple[Play, ...]]:
     """Every subset of the seven tiles showing ``v`` (as a mask) -> its plays on one end, in
     sorted tile order, so a hand's plays on an end showing v are one lookup of
     ``hand & SHOWING[v]``."""
@@ -161,7 +163,7 @@ def multiplier(last: tuple[int, int], ends: tuple[int, int] | None) -> str:
     return "double"
 
 
-def dead_end_winner(hands, last_player: int) -> int:
+def dead_end_winner(hands: Sequence[T.Hand], last_player: int) -> int:
     """G-8: lowest pips, fewest tiles, smallest tops, smallest bottoms, then turn order from the
     player who played the last tile (that player first)."""
     n = len(hands)
@@ -171,7 +173,7 @@ def dead_end_winner(hands, last_player: int) -> int:
     if len(tied) == 1:  # the usual case: skip the tie-breaks
         return tied[0]
 
-    def key(seat: int):
+    def key(seat: int) -> tuple[int, list[int], list[int], int]:
         hand = hands[seat]
         return (len(hand), sorted(t[0] for t in hand), sorted(t[1] for t in hand),
                 (seat - last_player) % n)
@@ -179,7 +181,10 @@ def dead_end_winner(hands, last_player: int) -> int:
     return min(tied, key=key)
 
 
-class Gaple(Ruleset):
+GapleAction = Play | Pass
+
+
+class Gaple(Ruleset[State, GapleAction]):
     descriptor = GameDescriptor(
         "gaple", 2, 4, chips=True, managed=("stacks", "previous_winner"), options=(
             Option("stake", 10, 1, MAX_STAKE, help=True),
@@ -206,7 +211,8 @@ class Gaple(Ruleset):
             raise BadOptions("previous_winner", f"must be a seat from 0 to {n_seats - 1} or null")
         return {**parsed, "stacks": list(stacks), "previous_winner": previous}
 
-    def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
+    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
+                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
         opts = self.parse_options(options, n_seats)
         rng = rng_for(seed, "deal")
         if hands is None:
@@ -231,7 +237,7 @@ class Gaple(Ruleset):
     def to_act(self, state: State) -> int | None:
         return state.turn
 
-    def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, state: State, seat: int) -> tuple[GapleAction, ...]:
         if state.turn != seat:
             return ()
         line = state.line
@@ -241,7 +247,7 @@ class Gaple(Ruleset):
         plays = FIT_LEFT[left][hand & SHOWING[left]] + FIT_RIGHT[right][hand & SHOWING[right]]
         return plays or PASS_ONLY  # G-5: pass only with nothing to play
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: State, seat: int, action: GapleAction) -> bool:
         """The same answer as ``action in legal_actions``, without listing them (hot path)."""
         hand, line = state.masks[seat], state.line
         if isinstance(action, Pass):
@@ -254,7 +260,7 @@ class Gaple(Ruleset):
             return line[0][0] in action.tile
         return action.end == "right" and line[-1][1] in action.tile
 
-    def parse_action(self, raw: Any) -> Action:
+    def parse_action(self, raw: Any) -> GapleAction:
         if action_kind(raw, ("play", "pass")) == "pass":
             action_fields(raw)
             return PASS
@@ -263,7 +269,7 @@ class Gaple(Ruleset):
             raise IllegalAction("end must be 'left' or 'right'")
         return PLAYS[T.parse_tile(tile, 6), end]
 
-    def refusal(self, state: State, seat: int, action: Action) -> str:
+    def refusal(self, state: State, seat: int, action: GapleAction) -> str:
         if isinstance(action, Pass):
             return "you hold a playable tile, so you must play (G-5)"
         if action.tile not in state.hands[seat]:
@@ -272,7 +278,7 @@ class Gaple(Ruleset):
             return "the first tile opens the line: send it with end 'left'"
         return f"{list(action.tile)} does not match the {action.end} end ({state.ends})"
 
-    def apply(self, state: State, seat: int, action: Action) -> Step:
+    def apply(self, state: State, seat: int, action: GapleAction) -> Step[State]:
         """``Ruleset.apply`` with the turn and legality checks folded into the move code, as
         this runs on every move. Whatever the fast path refuses goes through the generic path,
         which raises the precise error."""
@@ -284,12 +290,15 @@ class Gaple(Ruleset):
                 step = self._lewat(state, seat)
         return step or super().apply(state, seat, action)
 
-    def _apply(self, state: State, seat: int, action: Action) -> Step:
+    def _apply(self, state: State, seat: int, action: GapleAction) -> Step[State]:
         if isinstance(action, Pass):
-            return self._lewat(state, seat)
-        return self._play(state, seat, action)
+            step = self._lewat(state, seat)
+        else:
+            step = self._play(state, seat, action)
+        assert step is not None, "a legal action is never refused"
+        return step
 
-    def _lewat(self, state: State, seat: int) -> Step | None:
+    def _lewat(self, state: State, seat: int) -> Step[State] | None:
         """G-6: the passing player pays one stake to the previous player, at once.
         None when passing is not legal (G-5: the seat can play, or nobody has opened)."""
         line = state.line
@@ -305,7 +314,7 @@ class Gaple(Ruleset):
         fields["payments"] = state.payments + (record,)
         return _new_step(Step, (new, events, (pay,), ()))
 
-    def _play(self, state: State, seat: int, action: Play) -> Step | None:
+    def _play(self, state: State, seat: int, action: Play) -> Step[State] | None:
         """G-4, and G-7/G-8 when the tile ends the round. None when the play is not legal."""
         t, end, line = action.tile, action.end, state.line
         bit = BIT.get(t, 0)
@@ -325,10 +334,10 @@ class Gaple(Ruleset):
                 line = line + ((t if a == right else (b, a)),)
             else:
                 return None
-        hands, masks = list(state.hands), list(state.masks)
-        hands[seat] = T.remove(hands[seat], t)
+        held_by, masks = list(state.hands), list(state.masks)
+        held_by[seat] = T.remove(held_by[seat], t)
         masks[seat] ^= bit
-        hands = tuple(hands)
+        hands = tuple(held_by)
         events = ({"type": "played", "seat": seat, "tile": [a, b], "end": end},)
         if not masks[seat]:  # G-7 going out
             return self._settle(state, hands, masks, line, seat, "out", multiplier(t, ends),
@@ -344,8 +353,9 @@ class Gaple(Ruleset):
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
         return _new_step(Step, (new, events, (), ()))
 
-    def _settle(self, state: State, hands, masks, line, winner: int, ending: str, mult: str,
-                events) -> Step:
+    def _settle(self, state: State, hands: tuple[T.Hand, ...], masks: list[int],
+                line: tuple[T.Tile, ...], winner: int, ending: str, mult: str,
+                events: tuple[JSON, ...]) -> Step[State]:
         """G-10: every other player pays the winner, capped by their stack (G-11)."""
         opts, value = state.options, MULTIPLIERS[mult]
         unit = opts["stake"] * value  # per loser; times their pips on a bet table
@@ -409,6 +419,7 @@ class Gaple(Ruleset):
     def match_stats(self, state: State) -> JSON:
         """Per-round figures for ``python -m app simulate``."""
         result = state.result
+        assert result is not None, "the round is not over"
         return {
             "multiplier": result["multiplier"]["name"],
             "dead_end": int(result["ending"] == "dead_end"),
