@@ -51,11 +51,11 @@ A = TypeVar("A", bound=Action)  # a game's actions
 PaymentKind = Literal["lewat", "settlement"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     """Chips that move between two seats' stacks (Gaple): a Lewat (G-6) in the round, or a
     settlement (G-10) when it ends. ``amount`` is what moved, ``shortfall`` what the payer could
-    not cover (G-11); ``pips``: the pips left in the payer's hand, for a settlement."""
+    not cover (G-11); ``pips``: the pips left in the payer's hand, for a settlement. (Named
+    tuples, as ``Step``: they are built on the move path, at a third of a dataclass's cost.)"""
 
     kind: PaymentKind
     payer: int
@@ -73,8 +73,7 @@ class Payment:
         return out
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """A round that ended, for the records (DESIGN.md "Persistence"), so the shell never reads
     a game's own events.
 
