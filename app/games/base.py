@@ -21,13 +21,19 @@ clients and bots can treat all games alike.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from . import codec
 from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn
+from .tiles import Tile
 
 JSON = dict[str, Any]
+RawTile = Sequence[int]  # a tile as given from outside: [a, b]
+Deal = Sequence[Sequence[RawTile]]  # exact hands, one per seat (tests, replays)
+# State fields that older dumps may still carry and no state has any more: ``last_events``
+# (display history; the shell sends recent events from the table's event stream).
+RETIRED = ("last_events",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,12 +46,64 @@ class Action:
         return {"kind": self.kind, **codec.dump(self)}
 
 
-class Step(NamedTuple):
-    """What ``apply`` returns: the new state and the public events of the move (a named tuple:
-    one is built per move)."""
+A = TypeVar("A", bound=Action)  # a game's actions
 
-    state: Any
+PaymentKind = Literal["lewat", "settlement"]
+
+
+class Payment(NamedTuple):
+    """Chips that move between two seats' stacks (Gaple): a Lewat (G-6) in the round, or a
+    settlement (G-10) when it ends. ``amount`` is what moved, ``shortfall`` what the payer could
+    not cover (G-11); ``pips``: the pips left in the payer's hand, for a settlement. (Named
+    tuples, as ``Step``: they are built on the move path, at a third of a dataclass's cost.)"""
+
+    kind: PaymentKind
+    payer: int
+    payee: int
+    amount: int
+    shortfall: int
+    pips: int | None = None
+
+    def to_json(self) -> JSON:
+        """The form the game's events and results carry (no ``pips`` for a Lewat)."""
+        out: JSON = {"kind": self.kind, "payer": self.payer, "payee": self.payee,
+                     "amount": self.amount, "shortfall": self.shortfall}
+        if self.pips is not None:
+            out["pips"] = self.pips
+        return out
+
+
+class RoundResult(NamedTuple):
+    """A round that ended, for the records (DESIGN.md "Persistence"), so the shell never reads
+    a game's own events.
+
+    ``number``: the round of the match (None when one state is one round and the table counts
+    them: Gaple, G-12); ``winner``: the seat, when the game names one; ``ending``: how it ended,
+    in the game's words; ``multiplier``: Gaple's x value (G-9); ``settlements``: the payments of
+    the round's end (G-10); ``detail``: the round's figures, JSON-ready (its ``round_over``
+    event without the type)."""
+
+    number: int | None
+    winner: int | None
+    ending: str | None
+    multiplier: int | None
+    detail: JSON
+    settlements: tuple[Payment, ...] = ()
+
+
+S = TypeVar("S")  # a game's state
+D = TypeVar("D")  # any frozen dataclass
+
+
+class Step(NamedTuple, Generic[S]):
+    """What ``apply`` returns (a named tuple: one is built per move): the new state, the
+    public events of the move (they animate the clients), and as typed data the payments made
+    in the round (``payments``: Lewat, G-6) and the rounds that ended in it (``rounds``)."""
+
+    state: S
     events: tuple[JSON, ...]
+    payments: tuple[Payment, ...] = ()
+    rounds: tuple[RoundResult, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +119,8 @@ class Outcome:
     detail: JSON
 
     def to_json(self) -> JSON:
-        return codec.dump(self)
+        out: JSON = codec.dump(self)
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,11 +194,12 @@ class GameDescriptor:
                 "options": [o.to_json() for o in self.options]}
 
 
-class Ruleset:
-    """Shared machinery; a game subclasses it and fills in the game-specific hooks."""
+class Ruleset(Generic[S, A]):
+    """Shared machinery; a game subclasses it, naming its state and action types
+    (``Ruleset[State, Play | Pass]``), and fills in the game-specific hooks."""
 
     descriptor: ClassVar[GameDescriptor]
-    state_type: ClassVar[type]
+    state_type: ClassVar[type[Any]]  # S (a class variable cannot name a type variable)
 
     @property
     def name(self) -> str:
@@ -162,46 +222,47 @@ class Ruleset:
         """Validated options with defaults filled in; BadOptions naming the field otherwise."""
         raise NotImplementedError
 
-    def new_state(self, options, n_seats, seed, *, hands=None, stock=None):
+    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
+                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> S:
         raise NotImplementedError
 
-    def to_act(self, state) -> int | None:
+    def to_act(self, state: S) -> int | None:
         raise NotImplementedError
 
-    def legal_actions(self, state, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, state: S, seat: int) -> tuple[A, ...]:
         raise NotImplementedError
 
-    def parse_action(self, raw: Any) -> Action:
+    def parse_action(self, raw: Any) -> A:
         raise NotImplementedError
 
-    def outcome(self, state) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         raise NotImplementedError
 
-    def view(self, state, seat: int | None) -> JSON:
+    def view(self, state: S, seat: int | None) -> JSON:
         raise NotImplementedError
 
-    def _apply(self, state, seat: int, action: Action) -> Step:
+    def _apply(self, state: S, seat: int, action: A) -> Step[S]:
         """Apply an action already known to be legal."""
         raise NotImplementedError
 
-    def all_tiles(self, state) -> list:
+    def all_tiles(self, state: S) -> list[Tile]:
         """Every tile of the current round wherever it lies (tests check it is the whole set)."""
         raise NotImplementedError
 
-    def hidden_tiles(self, state, seat: int | None) -> set:
+    def hidden_tiles(self, state: S, seat: int | None) -> set[Tile]:
         """The tiles that viewer must not see now (tests scan every view and event for them)."""
         raise NotImplementedError
 
-    def match_stats(self, state) -> JSON:
+    def match_stats(self, state: S) -> JSON:
         """Figures of a finished match for ``python -m app simulate``: ints are averaged,
         strings shown as a distribution."""
         raise NotImplementedError
 
-    def is_legal(self, state, seat: int, action: Action) -> bool:
+    def is_legal(self, state: S, seat: int, action: A) -> bool:
         """Whether ``action`` is among ``legal_actions``; games may answer faster directly."""
         return action in self.legal_actions(state, seat)
 
-    def refusal(self, state, seat: int, action: Action) -> str:
+    def refusal(self, state: S, seat: int, action: A) -> str:
         """Why a well-formed action is not legal now; games override for precise messages."""
         return "that move is not legal now"
 
@@ -212,7 +273,7 @@ class Ruleset:
                 "seats", f"{self.name} is played by {self.min_seats} to {self.max_seats} players"
             )
 
-    def apply(self, state, seat: int, action: Action) -> Step:
+    def apply(self, state: S, seat: int, action: A) -> Step[S]:
         to_act = self.to_act(state)
         if to_act is None:
             raise GameOver("the match is over")
@@ -222,7 +283,7 @@ class Ruleset:
             raise IllegalAction(self.refusal(state, seat, action))
         return self._apply(state, seat, action)
 
-    def forced_action(self, state) -> Action | None:
+    def forced_action(self, state: S) -> A | None:
         """RULES.md O-4: the action to apply at once when a pass or draw is the only choice."""
         seat = self.to_act(state)
         if seat is None:
@@ -232,27 +293,34 @@ class Ruleset:
             return legal[0]
         return None
 
-    def dump(self, state) -> JSON:
-        return codec.dump(state)
+    def dump(self, state: S) -> JSON:
+        dumped: JSON = codec.dump(state)
+        return dumped
 
-    def load(self, data: Mapping[str, Any]):
-        """Rebuild a state from ``dump``; ValueError when the data is not a valid state."""
-        return codec.load(self.state_type, dict(data))
+    def load(self, data: Mapping[str, Any]) -> S:
+        """Rebuild a state from ``dump``; ValueError when the data is not a valid state. The
+        ``RETIRED`` fields of older dumps (tables live in Redis before a release) are ignored."""
+        fields = dict(data)
+        for name in RETIRED:
+            fields.pop(name, None)
+        state: S = codec.load(self.state_type, fields)
+        return state
 
-    def view_header(self, state, seat: int | None) -> JSON:
+    def view_header(self, state: S, seat: int | None) -> JSON:
         """The keys every view starts with (``game``, ``seat``, ``to_act``, ``legal``, ``over``),
         so clients and bots can treat all games alike."""
         to_act = self.to_act(state)
         return {"game": self.name, "seat": seat, "to_act": to_act,
                 "legal": self.legal_json(state, seat), "over": to_act is None}
 
-    def legal_json(self, state, seat: int | None) -> list[JSON]:
+    def legal_json(self, state: S, seat: int | None) -> list[JSON]:
         if seat is None or self.to_act(state) != seat:
             return []
         return [a.to_json() for a in self.legal_actions(state, seat)]
 
 
-def hidden_from(seat: int | None, hands, pile, *, hands_shown: bool = False) -> set:
+def hidden_from(seat: int | None, hands: Sequence[Iterable[Tile]], pile: Iterable[Tile], *,
+                hands_shown: bool = False) -> set[Tile]:
     """The usual ``hidden_tiles``: the face-down pile (boneyard, undealt tiles) always, and every
     hand but the viewer's own until the game shows the hands."""
     hidden = set(pile)
@@ -263,10 +331,10 @@ def hidden_from(seat: int | None, hands, pile, *, hands_shown: bool = False) -> 
     return hidden
 
 
-def evolve(state, **changes):
+def evolve(state: D, **changes: Any) -> D:
     """``dataclasses.replace`` for the hot path: a copy of a frozen state with some fields
     changed, without re-running ``__init__`` (a quarter of a move's cost otherwise)."""
-    new = object.__new__(type(state))
+    new: D = object.__new__(type(state))
     fields = new.__dict__
     fields.update(state.__dict__)
     fields.update(changes)
@@ -312,7 +380,7 @@ def action_kind(raw: Any, kinds: Sequence[str]) -> str:
     if not isinstance(raw, Mapping):
         raise IllegalAction("an action is a JSON object with a 'kind'")
     kind = raw.get("kind")
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         raise IllegalAction(f"unknown action kind {kind!r} (expected one of {', '.join(kinds)})")
     return kind
 

@@ -21,7 +21,7 @@ Loader = Callable[[Any, str], Any]
 
 def dump(obj: Any) -> Any:
     """Any state, action or JSON-ready value as plain JSON values (tuples become lists)."""
-    cls = type(obj)
+    cls: Any = type(obj)
     if cls in (int, str, bool, float) or obj is None:
         return obj
     if cls is tuple or cls is list:
@@ -66,7 +66,7 @@ def _dumper(tp: Any) -> Callable[[Any], Any]:
         names = field_names(tp)
         fields: list[tuple[str, Callable[[Any], Any]]] = []
 
-        def dump_dataclass(o):
+        def dump_dataclass(o: Any) -> Any:
             if type(o) is not tp:  # a subclass where the hint names its base: its own fields
                 return dump(o)
             if not fields:  # built lazily: a dataclass may refer to itself
@@ -102,7 +102,7 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
     if origin in (typing.Union, types.UnionType):
         options = [_loader(a) for a in args]
 
-        def union(d, w):
+        def union(d: Any, w: str) -> Any:
             for option in options:
                 try:
                     return option(d, w)
@@ -122,7 +122,7 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
                 tuple(item(x, w) for x in d) if type(d) is list else _fail(w, "expected a list"))
         items = [_loader(a) for a in args]
 
-        def fixed(d, w):
+        def fixed(d: Any, w: str) -> Any:
             if type(d) is not list or len(d) != len(items):
                 _fail(w, f"expected a list of {len(items)}")
             return tuple(f(x, w) for f, x in zip(items, d))
@@ -151,7 +151,7 @@ def _dataclass_loader(cls: type) -> Loader:
     expected = set(names)
     fields: list[tuple[str, Loader]] = []
 
-    def load_dataclass(d, w):
+    def load_dataclass(d: Any, w: str) -> Any:
         if not fields:  # built lazily: a dataclass may refer to itself
             fields.extend((n, _loader(hints[n])) for n in names)
         if type(d) is not dict or d.keys() != expected:

@@ -34,16 +34,19 @@ Readings of RULES.md this module takes:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import tiles as T
 from .base import (
     JSON,
     Action,
+    Deal,
     GameDescriptor,
     Option,
     Outcome,
+    RawTile,
+    RoundResult,
     Ruleset,
     Step,
     action_fields,
@@ -55,7 +58,6 @@ from .errors import IllegalAction
 from .rng import rng_for
 
 ARMS = ("n", "e", "s", "w")
-LAST_EVENTS = 8
 KEEP_IN_BONEYARD = 2  # C-7
 Tile = tuple[int, int]
 
@@ -111,7 +113,6 @@ class State:
     draws: int
     scores: tuple[int, ...]
     rounds: tuple[dict[str, Any], ...]
-    last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
 
     @property
@@ -131,7 +132,10 @@ class State:
         return len(self.boneyard) > KEEP_IN_BONEYARD  # C-7
 
 
-def open_ends(spinner: Tile | None, arms) -> dict[int, int]:
+Arm = tuple[tuple[int, int], ...]  # oriented pieces (inner, outer), from the spinner out
+
+
+def open_ends(spinner: Tile | None, arms: tuple[Arm, ...]) -> dict[int, int]:
     """Arm index -> the number a tile must show to go there now (C-4)."""
     if spinner is None:
         return {}
@@ -141,12 +145,22 @@ def open_ends(spinner: Tile | None, arms) -> dict[int, int]:
     return {a: spinner[0] for a, arm in enumerate(arms) if not arm}
 
 
-def highest_double(hand) -> Tile | None:
+def highest_double(hand: Iterable[Tile]) -> Tile | None:
     doubles = [t for t in hand if T.is_double(t)]
     return max(doubles) if doubles else None
 
 
-def deal_round(n: int, seed: int, round_no: int, hands=None, stock=None):
+def opening(hand: Iterable[Tile]) -> Play:
+    """C-2: the opener's only move, its highest double played as the spinner (``deal_round``
+    makes sure the opener holds one)."""
+    top = highest_double(hand)
+    assert top is not None, "the opener holds a double (C-2)"
+    return PLAYS[top, None]
+
+
+def deal_round(n: int, seed: int, round_no: int, hands: Deal | None = None,
+               stock: Sequence[RawTile] | None = None,
+               ) -> tuple[tuple[T.Hand, ...], tuple[Tile, ...], int, int]:
     """C-1/C-2: (hands, boneyard, redeal_no, opener); redealt until someone holds a double."""
     redeal_no = 0
     while True:
@@ -161,11 +175,12 @@ def deal_round(n: int, seed: int, round_no: int, hands=None, stock=None):
         redeal_no += 1
 
 
-def _fitting(hand, ends: dict[int, int]) -> list[Play]:
+def _fitting(hand: Iterable[Tile], ends: dict[int, int]) -> list[Play]:
     return [PLAYS[t, ARMS[a]] for t in hand for a, v in ends.items() if v in t]
 
 
-def round_points(hands, ending: str, out: int | None) -> tuple[int | None, int]:
+def round_points(hands: Sequence[T.Hand], ending: str, out: int | None,
+                 ) -> tuple[int | None, int]:
     """C-9: (winner or None, points) of a round that ended by domino or block."""
     pips = [T.hand_pips(h) for h in hands]
     if ending == "domino":
@@ -176,7 +191,10 @@ def round_points(hands, ending: str, out: int | None) -> tuple[int | None, int]:
     return pips.index(low), sum(pips) - 2 * low
 
 
-class Cross(Ruleset):
+CrossAction = Play | Draw | Pass
+
+
+class Cross(Ruleset[State, CrossAction]):
     descriptor = GameDescriptor("cross", 2, 4, options=(
         Option("target", 100, 1, 10_000, help=True),
         Option("draw_until_playable", False, help=True)))
@@ -186,15 +204,16 @@ class Cross(Ruleset):
         self.check_seats(n_seats)
         return self.descriptor.parse(options)
 
-    def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
+    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
+                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
         opts = self.parse_options(options, n_seats)
         state = State(options=opts, seed=seed, round_no=0, redeal_no=0, opener=0, hands=(),
                       boneyard=(), spinner=None, arms=(), turn=None, drawn=None, draws=0,
-                      scores=(0,) * n_seats, rounds=(), last_events=(), result=None)
-        state, events = self._deal(state, n_seats, hands, stock)
-        return evolve(state, last_events=events)
+                      scores=(0,) * n_seats, rounds=(), result=None)
+        return self._deal(state, n_seats, hands, stock)[0]
 
-    def _deal(self, state: State, n: int, hands=None, stock=None) -> tuple[State, tuple]:
+    def _deal(self, state: State, n: int, hands: Deal | None = None,
+              stock: Sequence[RawTile] | None = None) -> tuple[State, tuple[JSON, ...]]:
         round_no = state.round_no + 1
         dealt, rest, redeal_no, opener = deal_round(n, state.seed, round_no, hands, stock)
         new = evolve(
@@ -207,22 +226,22 @@ class Cross(Ruleset):
     def to_act(self, state: State) -> int | None:
         return state.turn
 
-    def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, state: State, seat: int) -> tuple[CrossAction, ...]:
         if state.turn != seat:
             return ()
         if state.spinner is None:  # C-2: the highest double opens, nothing else
-            return (PLAYS[highest_double(state.hands[seat]), None],)
+            return (opening(state.hands[seat]),)
         hand = (state.drawn,) if state.drawn else state.hands[seat]
         plays = _fitting(hand, state.open_ends())
         if plays:
             return tuple(plays)  # C-5
         return (DRAW,) if state.may_draw else (PASS,)  # C-6, C-7
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: State, seat: int, action: CrossAction) -> bool:
         """The same answer as ``action in legal_actions``, without listing them (hot path)."""
         hand = state.hands[seat]
         if state.spinner is None:
-            return action == PLAYS.get((highest_double(hand), None))
+            return action == opening(hand)
         ends = state.open_ends()
         if isinstance(action, Play):
             if state.drawn is not None and action.tile != state.drawn:  # C-6
@@ -233,7 +252,7 @@ class Cross(Ruleset):
             return False
         return isinstance(action, Draw) == state.may_draw
 
-    def parse_action(self, raw: Any) -> Action:
+    def parse_action(self, raw: Any) -> CrossAction:
         kind = action_kind(raw, ("play", "draw", "pass"))
         if kind != "play":
             action_fields(raw)
@@ -246,10 +265,10 @@ class Cross(Ruleset):
             raise IllegalAction("arm must be one of 'n', 'e', 's', 'w'")
         return Play(T.parse_tile(tile, 6), arm)
 
-    def refusal(self, state: State, seat: int, action: Action) -> str:
+    def refusal(self, state: State, seat: int, action: CrossAction) -> str:
         hand = state.hands[seat]
         if state.spinner is None:
-            first = list(highest_double(hand))
+            first = list(opening(hand).tile)
             return f"the round opens with the highest double, {first}, played alone (C-2)"
         if state.drawn and action != Play(state.drawn, getattr(action, "arm", None)):
             return f"you must play the tile you just drew, {list(state.drawn)}, at once (C-6)"
@@ -275,14 +294,14 @@ class Cross(Ruleset):
 
     # --- applying actions ------------------------------------------------------------------
     # Each move builds its changed fields and copies the state once, in ``_step``.
-    def _apply(self, state: State, seat: int, action: Action) -> Step:
+    def _apply(self, state: State, seat: int, action: CrossAction) -> Step[State]:
         if isinstance(action, Play):
             return self._play(state, seat, action)
         if isinstance(action, Draw):
             return self._draw(state, seat)
         return self._step(state, ({"type": "passed", "seat": seat},), turn=(seat + 1) % state.n)
 
-    def _play(self, state: State, seat: int, action: Play) -> Step:
+    def _play(self, state: State, seat: int, action: Play) -> Step[State]:
         t = action.tile
         hands = list(state.hands)
         hands[seat] = T.remove(hands[seat], t)
@@ -300,12 +319,12 @@ class Cross(Ruleset):
             return self._end_round(evolve(state, **changes), "domino", seat, (played,))
         return self._next_turn(state, seat, (played,), changes)
 
-    def _draw(self, state: State, seat: int) -> Step:
+    def _draw(self, state: State, seat: int) -> Step[State]:
         """C-6: draw the top tile; play it at once if it fits, else the turn passes."""
         t, boneyard = state.boneyard[0], state.boneyard[1:]
         hands = list(state.hands)
         hands[seat] = T.sort_hand(hands[seat] + (t,))
-        changes = {"hands": tuple(hands), "boneyard": boneyard, "draws": state.draws + 1}
+        changes: JSON = {"hands": tuple(hands), "boneyard": boneyard, "draws": state.draws + 1}
         events: tuple[JSON, ...] = (
             {"type": "drew", "seat": seat, "boneyard": len(boneyard)},
         )
@@ -316,7 +335,8 @@ class Cross(Ruleset):
             return self._step(state, events, **changes)
         return self._next_turn(state, seat, (*events, {"type": "passed", "seat": seat}), changes)
 
-    def _next_turn(self, state: State, seat: int, events: tuple[JSON, ...], changes) -> Step:
+    def _next_turn(self, state: State, seat: int, events: tuple[JSON, ...],
+                   changes: JSON) -> Step[State]:
         """Hand the turn on, unless the round is blocked (C-8): nobody may draw (C-7) and no
         hand holds a tile that fits an open end."""
         if len(changes.get("boneyard", state.boneyard)) <= KEEP_IN_BONEYARD:
@@ -327,7 +347,8 @@ class Cross(Ruleset):
                 return self._end_round(evolve(state, **changes), "blocked", None, events)
         return self._step(state, events, turn=(seat + 1) % state.n, **changes)
 
-    def _end_round(self, state: State, ending: str, out: int | None, events) -> Step:
+    def _end_round(self, state: State, ending: str, out: int | None,
+                   events: tuple[JSON, ...]) -> Step[State]:
         """C-9 scoring, then C-10: the match ends or the next round is dealt at once."""
         winner, points = round_points(state.hands, ending, out)
         scores = list(state.scores)
@@ -337,7 +358,9 @@ class Cross(Ruleset):
                    "points": points, "pips": [T.hand_pips(h) for h in state.hands],
                    "draws": state.draws, "redeals": state.redeal_no}
         hands = [T.hand_json(h) for h in state.hands]
-        over_event = {"type": "round_over", **summary, "scores": scores, "hands": hands}
+        detail = {**summary, "scores": scores, "hands": hands}
+        over_event = {"type": "round_over", **detail}
+        ended = (RoundResult(state.round_no, winner, ending, None, detail),)
         new = evolve(state, scores=tuple(scores), rounds=state.rounds + (summary,), turn=None,
                      drawn=None)
         events = (*events, over_event)
@@ -345,19 +368,15 @@ class Cross(Ruleset):
             result = {"winner": winner, "scores": scores, "rounds": len(new.rounds),
                       "hands": hands}
             match_over = {"type": "match_over", "winner": winner, "scores": scores}
-            return self._step(evolve(new, result=result), (*events, match_over))
+            return self._step(evolve(new, result=result), (*events, match_over), ended=ended)
         new, started = self._deal(new, state.n)
-        # The finished round's tiles are back in play: views keep only its figures.
-        public = ({k: v for k, v in over_event.items() if k != "hands"}, *started)
-        new = evolve(new, last_events=())
-        return self._step(new, (*events, *started), public)
+        return self._step(new, (*events, *started), ended=ended)
 
-    def _step(self, state: State, events, public=None, **changes) -> Step:
-        """The new state with ``changes`` and the round's last public events (``public``: what
-        views may keep, when not all of ``events``)."""
-        kept = events if public is None else public
-        last = (state.last_events + tuple(kept))[-LAST_EVENTS:]
-        return Step(evolve(state, last_events=last, **changes), tuple(events))
+    def _step(self, state: State, events: tuple[JSON, ...],
+              ended: tuple[RoundResult, ...] = (), **changes: Any) -> Step[State]:
+        """The new state with ``changes``, and the move's events; ``ended``: the round that
+        ended in it."""
+        return Step(evolve(state, **changes), tuple(events), (), ended)
 
     # --- reading the state -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -376,7 +395,7 @@ class Cross(Ruleset):
         for a, arm in enumerate(state.arms):
             end = arm[-1][1] if arm else (state.spinner[0] if state.spinner else None)
             arms[ARMS[a]] = {"tiles": [list(p) for p in arm], "end": end, "open": a in ends}
-        own = seat is not None and seat == state.turn and state.drawn is not None
+        own = seat is not None and seat == state.turn
         return {
             **self.view_header(state, seat),
             "round": state.round_no,
@@ -384,7 +403,7 @@ class Cross(Ruleset):
             "draw_until_playable": state.options["draw_until_playable"],
             "opener": state.opener,
             "hand": T.hand_json(state.hands[seat]) if seat is not None else None,
-            "drawn": {"tile": T.to_json(state.drawn)} if own else None,
+            "drawn": {"tile": T.to_json(state.drawn)} if own and state.drawn else None,
             "cross": {
                 "spinner": {"tile": T.to_json(state.spinner)} if state.spinner else None,
                 "complete": state.complete,
@@ -395,7 +414,6 @@ class Cross(Ruleset):
             "hand_counts": [len(h) for h in state.hands],
             "scores": list(state.scores),
             "last_round": state.rounds[-1] if state.rounds else None,
-            "last_events": list(state.last_events),
             "result": state.result,
         }
 

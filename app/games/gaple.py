@@ -13,16 +13,21 @@ shows a and the right end b.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import tiles as T
 from .base import (
     JSON,
     Action,
+    Deal,
     GameDescriptor,
     Option,
     Outcome,
+    Payment,
+    PaymentKind,
+    RawTile,
+    RoundResult,
     Ruleset,
     Step,
     action_fields,
@@ -64,11 +69,11 @@ BIT = {t: 1 << i for i, t in enumerate(T.DOUBLE_SIX)}
 SHOWING = tuple(sum(b for t, b in BIT.items() if v in t) for v in range(7))  # tiles with number v
 
 
-def _mask(hand) -> int:
+def _mask(hand: Iterable[T.Tile]) -> int:
     return sum(map(BIT.__getitem__, hand))
 
 
-def _fitting(v: int, on_end: dict) -> dict[int, tuple[Play, ...]]:
+def _fitting(v: int, on_end: dict[T.Tile, Play]) -> dict[int, tuple[Play, ...]]:
     """Every subset of the seven tiles showing ``v`` (as a mask) -> its plays on one end, in
     sorted tile order, so a hand's plays on an end showing v are one lookup of
     ``hand & SHOWING[v]``."""
@@ -94,7 +99,6 @@ class State:
     turn: int | None
     stacks: tuple[int, ...]
     payments: tuple[dict[str, Any], ...]
-    last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
     # Derived from ``hands`` (not dumped, not compared) for the hot path: each hand as a mask and
     # the union of all hands, kept up to date by every move instead of rebuilt from the tuples.
@@ -122,33 +126,36 @@ class State:
         return (self.line[0][0], self.line[-1][1]) if self.line else None
 
 
-def _successor(state: State, events: tuple[JSON, ...]) -> tuple[State, dict[str, Any]]:
-    """The next state, which keeps the move's public events for its views, and its field dict
-    for the caller to fill in. A copy without ``__init__``, keyword packing or field checks
-    (``base.evolve``), as this runs on every move; callers set only existing fields."""
+def _successor(state: State) -> tuple[State, dict[str, Any]]:
+    """The next state and its field dict for the caller to fill in. A copy without
+    ``__init__``, keyword packing or field checks (``base.evolve``), as this runs on every
+    move; callers set only existing fields."""
     new = object.__new__(State)
     fields = new.__dict__
     fields.update(state.__dict__)
-    fields["last_events"] = events
     return new, fields
 
 
-# ``Step(state, events)`` without the named tuple's Python-level __new__ (one per move).
+# ``Step(state, events, payments, rounds)`` without the named tuple's Python-level __new__ (one
+# per move); every field is given, as tuple.__new__ knows no defaults.
 _new_step = tuple.__new__
 
 
-def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: str) -> JSON:
+def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: PaymentKind,
+         pips: int | None = None) -> Payment:
     """Move up to ``due`` chips from payer to payee, never below zero (G-11)."""
     amount = min(due, stacks[payer])
     stacks[payer] -= amount
     stacks[payee] += amount
-    return {"kind": kind, "payer": payer, "payee": payee, "amount": amount,
-            "shortfall": due - amount}
+    return Payment(kind, payer, payee, amount, due - amount, pips)
 
 
-def multiplier(last: tuple[int, int], ends: tuple[int, int]) -> str:
-    """G-9: the multiplier of a round won by playing ``last`` on a line with ``ends``."""
+def multiplier(last: tuple[int, int], ends: tuple[int, int] | None) -> str:
+    """G-9: the multiplier of a round won by playing ``last`` on a line with ``ends`` (None:
+    the line was empty, so the last tile was also the first and matched only one way)."""
     a, b = last
+    if ends is None:
+        return "triple" if a == b else "double"
     if a == b:
         return "quintet" if ends == (a, a) else "triple"
     if sorted(ends) == [a, b]:
@@ -156,7 +163,7 @@ def multiplier(last: tuple[int, int], ends: tuple[int, int]) -> str:
     return "double"
 
 
-def dead_end_winner(hands, last_player: int) -> int:
+def dead_end_winner(hands: Sequence[T.Hand], last_player: int) -> int:
     """G-8: lowest pips, fewest tiles, smallest tops, smallest bottoms, then turn order from the
     player who played the last tile (that player first)."""
     n = len(hands)
@@ -166,7 +173,7 @@ def dead_end_winner(hands, last_player: int) -> int:
     if len(tied) == 1:  # the usual case: skip the tie-breaks
         return tied[0]
 
-    def key(seat: int):
+    def key(seat: int) -> tuple[int, list[int], list[int], int]:
         hand = hands[seat]
         return (len(hand), sorted(t[0] for t in hand), sorted(t[1] for t in hand),
                 (seat - last_player) % n)
@@ -174,7 +181,10 @@ def dead_end_winner(hands, last_player: int) -> int:
     return min(tied, key=key)
 
 
-class Gaple(Ruleset):
+GapleAction = Play | Pass
+
+
+class Gaple(Ruleset[State, GapleAction]):
     descriptor = GameDescriptor(
         "gaple", 2, 4, chips=True, managed=("stacks", "previous_winner"), options=(
             Option("stake", 10, 1, MAX_STAKE, help=True),
@@ -201,7 +211,8 @@ class Gaple(Ruleset):
             raise BadOptions("previous_winner", f"must be a seat from 0 to {n_seats - 1} or null")
         return {**parsed, "stacks": list(stacks), "previous_winner": previous}
 
-    def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
+    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
+                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
         opts = self.parse_options(options, n_seats)
         rng = rng_for(seed, "deal")
         if hands is None:
@@ -212,19 +223,21 @@ class Gaple(Ruleset):
             opener = opts["previous_winner"]
         else:
             opener = rng.randrange(n_seats)  # G-2
+        if not dealt[opener]:  # G-2: the opener plays a tile; with none nobody could act
+            raise BadOptions("hands", f"seat {opener} opens the round and holds no tile")
         # Built without the frozen dataclass __init__ (it sets each field through
         # object.__setattr__; a round is only ~25 moves, so this shows): same fields as State().
         masks = tuple([_mask(h) for h in dealt])
         state = object.__new__(State)
         state.__dict__.update(options=opts, seed=seed, hands=dealt, undealt=rest, line=(),
                               turn=opener, stacks=tuple(opts["stacks"]), payments=(),
-                              last_events=(), result=None, masks=masks, held=sum(masks))
+                              result=None, masks=masks, held=sum(masks))
         return state
 
     def to_act(self, state: State) -> int | None:
         return state.turn
 
-    def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, state: State, seat: int) -> tuple[GapleAction, ...]:
         if state.turn != seat:
             return ()
         line = state.line
@@ -234,7 +247,7 @@ class Gaple(Ruleset):
         plays = FIT_LEFT[left][hand & SHOWING[left]] + FIT_RIGHT[right][hand & SHOWING[right]]
         return plays or PASS_ONLY  # G-5: pass only with nothing to play
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: State, seat: int, action: GapleAction) -> bool:
         """The same answer as ``action in legal_actions``, without listing them (hot path)."""
         hand, line = state.masks[seat], state.line
         if isinstance(action, Pass):
@@ -247,7 +260,7 @@ class Gaple(Ruleset):
             return line[0][0] in action.tile
         return action.end == "right" and line[-1][1] in action.tile
 
-    def parse_action(self, raw: Any) -> Action:
+    def parse_action(self, raw: Any) -> GapleAction:
         if action_kind(raw, ("play", "pass")) == "pass":
             action_fields(raw)
             return PASS
@@ -256,7 +269,7 @@ class Gaple(Ruleset):
             raise IllegalAction("end must be 'left' or 'right'")
         return PLAYS[T.parse_tile(tile, 6), end]
 
-    def refusal(self, state: State, seat: int, action: Action) -> str:
+    def refusal(self, state: State, seat: int, action: GapleAction) -> str:
         if isinstance(action, Pass):
             return "you hold a playable tile, so you must play (G-5)"
         if action.tile not in state.hands[seat]:
@@ -265,7 +278,7 @@ class Gaple(Ruleset):
             return "the first tile opens the line: send it with end 'left'"
         return f"{list(action.tile)} does not match the {action.end} end ({state.ends})"
 
-    def apply(self, state: State, seat: int, action: Action) -> Step:
+    def apply(self, state: State, seat: int, action: GapleAction) -> Step[State]:
         """``Ruleset.apply`` with the turn and legality checks folded into the move code, as
         this runs on every move. Whatever the fast path refuses goes through the generic path,
         which raises the precise error."""
@@ -277,12 +290,15 @@ class Gaple(Ruleset):
                 step = self._lewat(state, seat)
         return step or super().apply(state, seat, action)
 
-    def _apply(self, state: State, seat: int, action: Action) -> Step:
+    def _apply(self, state: State, seat: int, action: GapleAction) -> Step[State]:
         if isinstance(action, Pass):
-            return self._lewat(state, seat)
-        return self._play(state, seat, action)
+            step = self._lewat(state, seat)
+        else:
+            step = self._play(state, seat, action)
+        assert step is not None, "a legal action is never refused"
+        return step
 
-    def _lewat(self, state: State, seat: int) -> Step | None:
+    def _lewat(self, state: State, seat: int) -> Step[State] | None:
         """G-6: the passing player pays one stake to the previous player, at once.
         None when passing is not legal (G-5: the seat can play, or nobody has opened)."""
         line = state.line
@@ -291,13 +307,14 @@ class Gaple(Ruleset):
         n = len(state.hands)
         stacks = list(state.stacks)
         pay = _pay(stacks, seat, (seat - 1) % n, state.options["stake"], "lewat")
-        events = ({"type": "passed", "seat": seat}, {"type": "lewat", **pay})
-        new, fields = _successor(state, events)
+        record = pay.to_json()
+        events = ({"type": "passed", "seat": seat}, {"type": "lewat", **record})
+        new, fields = _successor(state)
         fields["turn"], fields["stacks"] = (seat + 1) % n, tuple(stacks)
-        fields["payments"] = state.payments + (pay,)
-        return _new_step(Step, (new, events))
+        fields["payments"] = state.payments + (record,)
+        return _new_step(Step, (new, events, (pay,), ()))
 
-    def _play(self, state: State, seat: int, action: Play) -> Step | None:
+    def _play(self, state: State, seat: int, action: Play) -> Step[State] | None:
         """G-4, and G-7/G-8 when the tile ends the round. None when the play is not legal."""
         t, end, line = action.tile, action.end, state.line
         bit = BIT.get(t, 0)
@@ -317,10 +334,10 @@ class Gaple(Ruleset):
                 line = line + ((t if a == right else (b, a)),)
             else:
                 return None
-        hands, masks = list(state.hands), list(state.masks)
-        hands[seat] = T.remove(hands[seat], t)
+        held_by, masks = list(state.hands), list(state.masks)
+        held_by[seat] = T.remove(held_by[seat], t)
         masks[seat] ^= bit
-        hands = tuple(hands)
+        hands = tuple(held_by)
         events = ({"type": "played", "seat": seat, "tile": [a, b], "end": end},)
         if not masks[seat]:  # G-7 going out
             return self._settle(state, hands, masks, line, seat, "out", multiplier(t, ends),
@@ -334,24 +351,24 @@ class Gaple(Ruleset):
         fields.update(state.__dict__)
         fields["hands"], fields["masks"], fields["held"] = hands, tuple(masks), held
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
-        fields["last_events"] = events
-        return _new_step(Step, (new, events))
+        return _new_step(Step, (new, events, (), ()))
 
-    def _settle(self, state: State, hands, masks, line, winner: int, ending: str, mult: str,
-                events) -> Step:
+    def _settle(self, state: State, hands: tuple[T.Hand, ...], masks: list[int],
+                line: tuple[T.Tile, ...], winner: int, ending: str, mult: str,
+                events: tuple[JSON, ...]) -> Step[State]:
         """G-10: every other player pays the winner, capped by their stack (G-11)."""
         opts, value = state.options, MULTIPLIERS[mult]
         unit = opts["stake"] * value  # per loser; times their pips on a bet table
         bet = opts["field"] == "bet"
         stacks = list(state.stacks)
-        payments = list(state.payments)
+        settlements = []
         for seat in range(len(hands)):
             if seat == winner:
                 continue
             left = T.hand_pips(hands[seat])
-            pay = _pay(stacks, seat, winner, unit * left if bet else unit, "settlement")
-            pay["pips"] = left
-            payments.append(pay)
+            settlements.append(
+                _pay(stacks, seat, winner, unit * left if bet else unit, "settlement", left))
+        payments = [*state.payments, *(p.to_json() for p in settlements)]
         result = {
             "winner": winner,
             "ending": ending,
@@ -361,10 +378,11 @@ class Gaple(Ruleset):
             "hands": [T.hand_json(h) for h in hands],
         }
         events = (*events, {"type": "round_over", **result})
-        new, fields = _successor(state, events)
+        new, fields = _successor(state)
         fields.update(hands=hands, masks=tuple(masks), held=sum(masks), line=line, turn=None,
                       stacks=tuple(stacks), payments=tuple(payments), result=result)
-        return Step(new, events)
+        over = RoundResult(None, winner, ending, value, result, tuple(settlements))
+        return Step(new, events, (), (over,))
 
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
@@ -387,7 +405,6 @@ class Gaple(Ruleset):
             "stacks": list(state.stacks),
             "stake": state.options["stake"],
             "field": state.options["field"],
-            "last_events": list(state.last_events),
             "result": state.result,
         }
 
@@ -402,6 +419,7 @@ class Gaple(Ruleset):
     def match_stats(self, state: State) -> JSON:
         """Per-round figures for ``python -m app simulate``."""
         result = state.result
+        assert result is not None, "the round is not over"
         return {
             "multiplier": result["multiplier"]["name"],
             "dead_end": int(result["ending"] == "dead_end"),

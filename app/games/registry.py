@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from functools import cache
+from typing import Any
 
 from .base import Ruleset
 from .errors import BadOptions
@@ -23,7 +24,8 @@ def available() -> tuple[str, ...]:
 
 
 @cache
-def get_ruleset(name: str) -> Ruleset:
+def get_ruleset(name: str) -> Ruleset[Any, Any]:
     if name not in available():
         raise BadOptions("game", f"unknown game {name!r} (available: {', '.join(available())})")
-    return importlib.import_module(_module(name)).RULESET
+    rs: Ruleset[Any, Any] = importlib.import_module(_module(name)).RULESET
+    return rs

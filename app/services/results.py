@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import ledger
 from app.db.ledger import Leg, stack_account
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
-from app.games.base import Step
+from app.games.base import Payment, Step
 from app.games.registry import get_ruleset
 from app.services.money import cash_out_in, mark_seated_in
 from app.store.outbox import BadEntry
@@ -73,25 +73,20 @@ def outbox_entries(ctx: MatchContext, version: int, step: Step,
     rules = rules if isinstance(rules, Mapping) else ctx.options
     base = {"table": t, "match": m, "game": ctx.game, "version": version, "at": at}
     out: list[str] = []
-    for event in step.events:
-        if event.get("type") == "lewat":
-            out.append(_dumps({
-                "kind": "lewat", "key": f"lewat:{t}:{version}:{event['payer']}", **base,
-                "round": ctx.round_no,
-                **_parties(event, players), "amount": event["amount"],
-                "shortfall": event["shortfall"]}))
-        elif event.get("type") == "round_over":
-            rnd = event.get("round", ctx.round_no)
-            settlements = [{**_parties(p, players), "amount": p["amount"],
-                            "shortfall": p["shortfall"], "pips": p.get("pips")}
-                           for p in event.get("payments", ()) if p.get("kind") == "settlement"]
-            detail = {k: v for k, v in event.items() if k != "type"}
-            out.append(_dumps({
-                "kind": "round", "key": f"round:{t}:{m}:{rnd}", **base, "round": rnd,
-                "winner": _number(event.get("winner")), "ending": event.get("ending"),
-                "multiplier": _number(event.get("multiplier")), "stake": rules.get("stake"),
-                "field": rules.get("field", "normal"), "settlements": settlements,
-                "detail": detail}))
+    for pay in step.payments:  # G-6 Lewat
+        out.append(_dumps({
+            "kind": "lewat", "key": f"lewat:{t}:{version}:{pay.payer}", **base,
+            "round": ctx.round_no, **_parties(pay, players), "amount": pay.amount,
+            "shortfall": pay.shortfall}))
+    for rnd in step.rounds:
+        number = ctx.round_no if rnd.number is None else rnd.number
+        settlements = [{**_parties(p, players), "amount": p.amount, "shortfall": p.shortfall,
+                        "pips": p.pips} for p in rnd.settlements]
+        out.append(_dumps({
+            "kind": "round", "key": f"round:{t}:{m}:{number}", **base, "round": number,
+            "winner": rnd.winner, "ending": rnd.ending, "multiplier": rnd.multiplier,
+            "stake": rules.get("stake"), "field": rules.get("field", "normal"),
+            "settlements": settlements, "detail": rnd.detail}))
     rs = get_ruleset(ctx.game)
     outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
     if outcome is not None:
@@ -111,17 +106,10 @@ def cash_out_entry(table_id: str, seat: int, player_id: int, amount: int, sit: i
                    "at": _now()})
 
 
-def _parties(payment: Mapping[str, Any], players: list) -> dict:
-    payer, payee = payment["payer"], payment["payee"]
+def _parties(payment: Payment, players: list) -> dict:
+    payer, payee = payment.payer, payment.payee
     return {"payer": payer, "payee": payee,
             "payer_id": players[payer], "payee_id": players[payee]}
-
-
-def _number(value: Any) -> int | None:
-    """An int field of a round record (games differ: a team, a list ... are not stored)."""
-    if isinstance(value, dict):
-        value = value.get("value")
-    return value if type(value) is int else None
 
 
 def seated_entry(table_id: str, buy_in: str) -> str:

@@ -106,7 +106,7 @@ def test_c2_redeal_when_nobody_holds_a_double():
              [[1, 3], [1, 4], [1, 5], [1, 6], [2, 3], [2, 4], [2, 5]]]
     state = start(hands, seed=11)
     assert state.redeal_no >= 1
-    assert RS.view(state, 0)["last_events"][0]["redeals"] == state.redeal_no
+    assert deal_round(2, 11, 1, hands)[2] == state.redeal_no
     # the redeal is the seeded deal of (round 1, redeal n), not the given hands
     again, rest = T.deal(T.DOUBLE_SIX, [7, 7], rng_for(11, "deal", 1, state.redeal_no))
     assert state.hands == again and state.boneyard == rest
@@ -376,3 +376,12 @@ def test_o2_action_wire_form():
                 {"kind": "pass", "arm": "n"}, {"kind": "lewat"}, [1, 2]):
         with pytest.raises(IllegalAction):
             RS.parse_action(bad)
+
+
+def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
+    state = RS.new_state({}, 3, seed=5)
+    data = RS.dump(state)
+    assert "last_events" not in data
+    old = {**data, "last_events": [{"type": "round_started", "round": 1, "opener": 0,
+                                    "redeals": 0}]}
+    assert RS.load(old) == state

@@ -8,6 +8,7 @@ as each test needs; the fifteen plays go round the table in turn order.
 
 import pytest
 
+from app.games.base import RoundResult
 from app.games.cross import deal_round
 from app.games.errors import GameOver
 from app.games.registry import get_ruleset
@@ -54,6 +55,16 @@ def test_c8_domino_ends_the_round_at_once():
     over = round_over(events)
     assert over["ending"] == "domino" and over["winner"] == 0
     assert over["hands"] == [[], [[3, 4], [5, 5]]]
+
+
+def test_c8_c9_the_step_that_ends_a_round_carries_its_round_result():
+    hands = [[[6, 6], [6, 1]], [[6, 2], [3, 4], [5, 5]]]
+    state, _ = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")))
+    step = RS.apply(state, 0, RS.parse_action(put([6, 1], "e")))
+    over = round_over(step.events)
+    detail = {k: v for k, v in over.items() if k != "type"}
+    assert step.rounds == (RoundResult(1, 0, "domino", None, detail),)
+    assert detail["points"] == 17 and step.payments == ()  # C-9: 7 + 10 pips left
 
 
 def test_c8_blocked_round_ends_at_once_without_passes():
@@ -180,7 +191,7 @@ def test_c10_below_the_target_the_next_round_is_dealt_from_the_seed():
     # views of the new round keep the result but not the old hands (those tiles are back in play)
     view = RS.view(state, 0)
     assert view["round"] == 2 and view["scores"] == [17, 0]
-    assert all("hands" not in e for e in view["last_events"])
+    assert "hands" not in view["last_round"] and "last_events" not in view
     assert view["last_round"]["winner"] == 0
 
 

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from app.games import tiles as T
+from app.games.base import Payment, RoundResult
 from app.games.errors import BadOptions, GameOver, IllegalAction, NotYourTurn
 from app.games.registry import get_ruleset
 
@@ -165,6 +166,25 @@ def test_g6_lewat_pays_previous_seat_even_when_it_passed_too():
     assert RS.to_act(state) == 0
 
 
+def test_g6_lewat_comes_out_of_the_step_as_a_typed_payment():
+    # the exact deal above: seat 1 cannot play on [5|5] and pays seat 0 one stake
+    hands = [[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]], [[0, 2], [2, 3]]]
+    state = start(hands, stake=10, stacks=[100, 100, 100])
+    state, _ = play(state, (0, put([5, 5])))
+    step = RS.apply(state, 1, RS.parse_action(PASS))
+    assert step.payments == (Payment("lewat", payer=1, payee=0, amount=10, shortfall=0),)
+    assert step.rounds == ()
+    (event,) = [e for e in step.events if e["type"] == "lewat"]
+    assert {"type": "lewat", **step.payments[0].to_json()} == event
+    assert step.state.payments == (step.payments[0].to_json(),)
+
+
+def test_g6_plays_carry_no_payment_or_round():
+    state = start([[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]]])
+    step = RS.apply(state, 0, RS.parse_action(put([5, 5])))
+    assert (step.payments, step.rounds) == ((), ())
+
+
 def test_g6_lewat_from_seat_zero_pays_the_last_seat():
     state = start([[[0, 1], [1, 1]], [[5, 5], [5, 6]], [[3, 3], [2, 2]]], opener=1)
     state, events = play(state, (1, put([5, 5])), (2, PASS), (0, PASS))
@@ -280,6 +300,32 @@ def test_g9_single_is_dead_end():
     assert result(state)["multiplier"]["value"] == 1
 
 
+def test_g9_a_non_double_that_is_first_and_last_tile_scores_double():
+    state = RS.new_state({"opener": "previous_winner", "previous_winner": 0}, 2, 1,
+                         hands=[[[1, 2]], [[5, 6]]])
+    state, _ = play(state, (0, put([1, 2])))
+    res = result(state)
+    assert (res["winner"], res["ending"]) == (0, "out")
+    assert res["multiplier"] == {"name": "double", "value": 2}
+    assert [p["amount"] for p in res["payments"]] == [10 * 2]  # G-10, default stake 10
+
+
+def test_g9_a_double_that_is_first_and_last_tile_scores_triple():
+    state, _ = play(start([[[3, 3]], [[5, 6]], [[0, 1]]]), (0, put([3, 3])))
+    assert result(state)["multiplier"] == {"name": "triple", "value": 3}
+
+
+@pytest.mark.parametrize("hands, options", [
+    ([[], [[5, 6]]], {"opener": "previous_winner", "previous_winner": 0}),
+    ([[[1, 2]], []], {"opener": "previous_winner", "previous_winner": 1}),
+    ([[], [], []], {}),  # a random opener (G-2) holds no tile either
+])
+def test_g2_g9_an_exact_deal_whose_opener_holds_no_tile_is_refused(hands, options):
+    with pytest.raises(BadOptions) as err:
+        RS.new_state(options, len(hands), 1, hands=hands)
+    assert err.value.field == "hands"
+
+
 # --- G-10 settlement ----------------------------------------------------------------------------
 
 def test_g10_normal_field_pays_stake_times_multiplier():
@@ -302,6 +348,25 @@ def test_g10_bet_field_pays_stake_times_multiplier_times_pips():
     assert payments[2]["amount"] == 2 * 4 * 5
     outcome = RS.outcome(state)
     assert outcome.winners == (0,) and sum(outcome.scores) == 0
+
+
+def test_g10_g11_round_result_carries_the_settlements_the_event_shows():
+    # bet table, stake 2: seat 2 passes (Lewat 2 to seat 1), seat 0 goes out with [3|5] on
+    # ends 5 and 3 (quartet, x4). Seat 1 owes 2 x 4 x 12 = 96 but holds 52 (G-11); seat 2 owes
+    # 2 x 4 x 1 = 8.
+    hands = [[[1, 3], [3, 5]], [[1, 5], [6, 6]], [[0, 1]]]
+    state = start(hands, stake=2, field="bet", stacks=[500, 50, 500])
+    state, _ = play(state, (0, put([1, 3])), (1, put([1, 5], "left")), (2, PASS))
+    step = RS.apply(state, 0, RS.parse_action(put([3, 5], "right")))
+    (over,) = [e for e in step.events if e["type"] == "round_over"]
+    settlements = (Payment("settlement", 1, 0, amount=52, shortfall=44, pips=12),
+                   Payment("settlement", 2, 0, amount=8, shortfall=0, pips=1))
+    detail = {k: v for k, v in over.items() if k != "type"}
+    assert step.rounds == (RoundResult(None, 0, "out", 4, detail, settlements),)
+    assert [p.to_json() for p in settlements] == [
+        p for p in over["payments"] if p["kind"] == "settlement"]
+    assert step.payments == ()  # the settlement is the round's, not a payment in the round
+    assert step.state.stacks == (500 + 60, 0, 500 - 2 - 8)
 
 
 # --- G-11 chips never negative ------------------------------------------------------------------
@@ -389,3 +454,13 @@ def test_dump_load_refuses_a_corrupt_state():
     data["turn"] = "zero"
     with pytest.raises(ValueError):
         RS.load(data)
+
+
+def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
+    state, events = play(start([[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]]]), (0, put([5, 5])),
+                         (1, PASS))
+    data = RS.dump(state)
+    assert "last_events" not in data and "last_events" not in RS.view(state, 0)
+    assert RS.load({**data, "last_events": events}) == state  # a table live in Redis
+    with pytest.raises(ValueError):
+        RS.load({**data, "history": events})

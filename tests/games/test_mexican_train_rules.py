@@ -15,6 +15,14 @@ def new(hands, stock=None, **options):
     return RS.new_state({"rounds": 1, **options}, len(hands), 7, hands=hands, stock=stock)
 
 
+def dealt(hands, stock=None):
+    """``new``'s state and the events of its deal (T-1, T-3), which only the deal reports."""
+    opts = RS.parse_options({"rounds": 1}, len(hands))
+    state, events = deal_round(opts, len(hands), 7, 1, [0] * len(hands), (), hands, stock)
+    assert state == new(hands, stock)
+    return state, events
+
+
 def play(tile, train):
     return {"kind": "play", "tile": tile, "train": train}
 
@@ -46,10 +54,10 @@ def event_types(events):
 
 @pytest.mark.parametrize("n,size", [(2, 15), (3, 15), (4, 15), (5, 12), (6, 12), (7, 10), (8, 10)])
 def test_t1_deal_size_by_player_count(n, size):
-    state = RS.new_state({}, n, 11)
-    dealt = state.last_events[0]
-    assert dealt["hand_counts"] == [size] * n
-    assert dealt["boneyard"] == 91 - n * size
+    state, events = deal_round(RS.parse_options({}, n), n, 11, 1, [0] * n, ())
+    assert state == RS.new_state({}, n, 11)
+    assert events[0]["hand_counts"] == [size] * n
+    assert events[0]["boneyard"] == 91 - n * size
     assert sorted(RS.all_tiles(state)) == sorted(T.DOUBLE_TWELVE)
 
 
@@ -69,23 +77,23 @@ def test_options_are_validated():
 # --- T-3 engine ----------------------------------------------------------------------------
 
 def test_t3_engine_placed_by_its_holder_and_next_player_starts():
-    state = new([[[0, 1]], [[2, 3], [12, 12]], [[4, 5]]])
+    state, events = dealt([[[0, 1]], [[2, 3], [12, 12]], [[4, 5]]])
     assert state.engine_by == 1 and state.turn == 2
     assert state.hands[1] == ((2, 3),)
-    placed = state.last_events[-1]
+    placed = events[-1]
     assert placed == {"type": "engine_placed", "seat": 1, "tile": [12, 12], "drawn": False}
 
 
 def test_t3_engine_drawn_for_when_nobody_holds_it():
-    state = new([[[0, 1]], [[2, 3]], [[4, 5]]], stock=[[6, 7], [8, 9], [12, 12], [1, 1]])
+    state, events = dealt([[[0, 1]], [[2, 3]], [[4, 5]]], [[6, 7], [8, 9], [12, 12], [1, 1]])
     # seat 0 draws [6|7], seat 1 draws [8|9], seat 2 draws the engine and places it
     assert state.engine_by == 2 and state.turn == 0
     assert state.hands == (((0, 1), (6, 7)), ((2, 3), (8, 9)), ((4, 5),))
     assert state.boneyard[0] == (1, 1)
-    draws = [e for e in state.last_events if e["type"] == "drew"]
+    draws = [e for e in events if e["type"] == "drew"]
     assert [e["seat"] for e in draws] == [0, 1, 2]
     assert all("tile" not in e for e in draws)
-    assert state.last_events[-1]["drawn"] is True
+    assert events[-1]["drawn"] is True
 
 
 def test_t3_draw_for_engine_starts_at_round_minus_one():
@@ -570,7 +578,8 @@ def test_view_shows_the_whole_table():
     view = RS.view(state, 1)
     assert {"game", "seat", "to_act", "legal", "over", "round", "rounds", "hub", "hand",
             "drawn", "trains", "mexican", "must_cover", "uncovered", "boneyard", "hand_counts",
-            "round_scores", "totals", "last_events", "result"} <= set(view)
+            "round_scores", "totals", "result"} <= set(view)
+    assert "last_events" not in view  # O-2's history of moves comes from the table's events
     assert view["hub"] == {"tile": [12, 12], "placed_by": 0}
     assert view["trains"][1] == {"seat": 1, "tiles": [[12, 3], [3, 3]], "open_end": 3,
                                  "marker": False, "started": True}
@@ -578,5 +587,10 @@ def test_view_shows_the_whole_table():
     assert view["must_cover"] == {"train": 1, "number": 3}
     assert view["to_act"] == 1 and view["legal"] == [DRAW]
     assert view["hand_counts"] == [1, 1] and view["totals"] == [0, 0]
-    assert [e["type"] for e in view["last_events"]] == ["dealt", "engine_placed", "played",
-                                                         "played"]
+
+
+def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
+    state, events = dealt([[[0, 1]], [[2, 3], [12, 12]], [[4, 5]]])
+    data = RS.dump(state)
+    assert "last_events" not in data
+    assert RS.load({**data, "last_events": list(events)}) == state

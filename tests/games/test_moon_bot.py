@@ -3,10 +3,15 @@ wins tricks when it can and plays low when its partner is winning. (Its strength
 players is measured in test_moon_playouts.py and bench/bots_moon.py.)"""
 
 import random
+import subprocess
+import sys
 
+import pytest
+
+from app.games import bots
 from app.games import tiles as T
 from app.games.bots import choose
-from app.games.registry import get_ruleset
+from app.games.registry import GAMES, get_ruleset
 
 RS = get_ruleset("moon")
 SIXES = [
@@ -83,3 +88,25 @@ def test_bot_discards_its_weakest_tile_three_handed():
                 (0, {"kind": "bid", "value": 4}), (1, PASS), (2, PASS),
                 (0, {"kind": "trump", "suit": 6}))
     assert bot(state) == {"kind": "discard", "tile": [0, 0]}
+
+
+# --- a missing bot fails loudly (O-3: the server plays for a timed-out seat with its bot) --------
+
+def test_every_game_has_its_bot():
+    assert set(bots.BOTS) == set(GAMES)
+
+
+def test_a_game_without_a_bot_raises_instead_of_playing_randomly():
+    view = RS.view(RS.new_state({}, 4, seed=1), None) | {"legal": [PASS]}
+    with pytest.raises(LookupError, match="no bot plays 'domino_poker'"):
+        choose("domino_poker", view, random.Random(1))
+
+
+def test_a_missing_bot_module_fails_the_import_of_the_bots():
+    # a fresh interpreter where app/games/bots/moon.py cannot be imported
+    code = ("import sys; sys.modules['app.games.bots.moon'] = None\n"
+            "try:\n    import app.games.bots\n"
+            "except ImportError as err:\n    print('raised', err.name)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert run.stdout.strip() == "raised app.games.bots.moon", run.stderr

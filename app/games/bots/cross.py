@@ -18,12 +18,12 @@ FOLLOW_WEIGHT = 2.0
 KEEP_WEIGHT = 1.0
 
 
-def _score(play: dict[str, Any], hand: list[list[int]], ends: dict[str, int | None]) -> float:
+def _score(play: dict[str, Any], hand: list[list[int]], ends: dict[str, int]) -> float:
     a, b = play["tile"]
     rest = list(hand)
     rest.remove([a, b])
     counts = Counter(n for t in rest for n in set(t))
-    score = PIP_WEIGHT * (a + b) + (DOUBLE_BONUS if a == b else 0.0)
+    score: float = PIP_WEIGHT * (a + b) + (DOUBLE_BONUS if a == b else 0.0)
     arm = play.get("arm")
     if arm is None:  # the spinner: the only legal move
         return score
@@ -36,10 +36,11 @@ def _score(play: dict[str, Any], hand: list[list[int]], ends: dict[str, int | No
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     plays = [a for a in legal if a["kind"] == "play"]
     if not plays:
         return legal[0]
-    ends = {name: arm["end"] for name, arm in view["cross"]["arms"].items()}
+    # every arm shows a number once the spinner is down (a play names no arm before)
+    ends: dict[str, int] = {name: arm["end"] for name, arm in view["cross"]["arms"].items()}
     best = max(_score(p, view["hand"], ends) for p in plays)
     return rng.choice([p for p in plays if _score(p, view["hand"], ends) == best])

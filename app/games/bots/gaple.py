@@ -14,7 +14,7 @@ from .. import tiles as T
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     hand = [T.tile(*t) for t in view["hand"]]
@@ -28,7 +28,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return best
 
 
-def _new_ends(tile: tuple[int, int], end: str, ends: dict | None) -> tuple[int, int]:
+def _new_ends(tile: T.Tile, end: str, ends: dict[str, int] | None) -> tuple[int, int]:
     if ends is None:
         return tile
     if end == "left":
@@ -36,7 +36,8 @@ def _new_ends(tile: tuple[int, int], end: str, ends: dict | None) -> tuple[int, 
     return ends["left"], T.other_end(tile, ends["right"])
 
 
-def _score(action: dict, hand: list, seen: list, ends: dict | None) -> float:
+def _score(action: dict[str, Any], hand: list[T.Tile], seen: list[T.Tile],
+           ends: dict[str, int] | None) -> float:
     tile = T.tile(*action["tile"])
     rest = T.remove(tuple(hand), tile)
     if not rest:

@@ -54,7 +54,7 @@ def keeper(hand: list[tuple[int, int]], start: int) -> list[tuple[int, int]]:
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     plays = [a for a in legal if a["kind"] == "play"]
     if not plays:
         return legal[0]

@@ -9,8 +9,10 @@ far (``tricks``). Every tile it has not seen (in other hands, the widow or the d
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..base import JSON
 from ..moon import tricks as K
 from ..moon.state import tile_set
 
@@ -21,7 +23,7 @@ Tile = tuple[int, int]
 EXTRA_TRICKS = 2.5
 
 
-def _tiles(raw) -> list[Tile]:
+def _tiles(raw: Iterable[Sequence[int]]) -> list[Tile]:
     return [(a, b) for a, b in raw]
 
 
@@ -64,7 +66,7 @@ def best_trump(hand: list[Tile], unknown: set[Tile]) -> tuple[K.Trump, float]:
     return trump, est
 
 
-def _choose_bid(view: dict[str, Any], hand: list[Tile], legal: list[dict]) -> dict:
+def _choose_bid(view: dict[str, Any], hand: list[Tile], legal: list[JSON]) -> JSON:
     unknown = _unknown(view, hand)
     trump, est = best_trump(hand, unknown)
     est += EXTRA_TRICKS
@@ -79,21 +81,21 @@ def _choose_bid(view: dict[str, Any], hand: list[Tile], legal: list[dict]) -> di
     return min(bids, key=lambda a: a["value"]) if bids else {"kind": "pass"}
 
 
-def _pick(legal: list[dict], kind: str, value: Any) -> dict | None:
+def _pick(legal: list[JSON], kind: str, value: Any) -> JSON | None:
     return next((a for a in legal if a["kind"] == kind and a.get("value") == value), None)
 
 
-def _keep_value(t: Tile, trump: K.Trump) -> tuple:
+def _keep_value(t: Tile, trump: K.Trump) -> tuple[bool, bool, int, int]:
     """How much a tile is worth keeping: trumps, then doubles, then high tiles."""
     suit = K.led_suit(t, trump)
     return (K.is_trump(t, trump), t[0] == t[1], K.rank(t, suit, trump), t[1])
 
 
-def _beats(t: Tile, best: Tile, suit, trump) -> bool:
+def _beats(t: Tile, best: Tile, suit: int | str, trump: K.Trump) -> bool:
     return K.strength(t, suit, trump) > K.strength(best, suit, trump)
 
 
-def _sure(t: Tile, played: list[Tile], unknown: set[Tile], trump) -> bool:
+def _sure(t: Tile, played: list[Tile], unknown: set[Tile], trump: K.Trump) -> bool:
     """No unknown tile could beat ``t`` in this trick (``played`` may be empty: t leads)."""
     trick = played + [t]
     suit = K.led_suit(trick[0], trump)

@@ -8,15 +8,15 @@ previous open end (the engine number for the first piece) and ``to`` is the new 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from .. import tiles as T
-from ..base import JSON, Action
+from ..base import JSON, Action, Deal, RawTile
 from ..rng import rng_for
 
 TOP = 12  # double-twelve set (T-1)
 MEXICAN = "mexican"
-LAST_EVENTS = 16
 
 Tile = tuple[int, int]
 
@@ -58,6 +58,7 @@ class EndTurn(Action):
 
 
 DRAW, PASS, END_TURN = Draw(), Pass(), EndTurn()
+TrainAction = Play | Draw | Pass | EndTurn
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,7 +81,6 @@ class State:
     passes: int  # passes in a row with the boneyard empty and no new marker (T-11)
     totals: tuple[int, ...]
     rounds_log: tuple[dict[str, Any], ...]
-    last_events: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
 
     @property
@@ -100,8 +100,9 @@ class State:
         return MEXICAN if k == self.n else k
 
 
-def deal_round(options: JSON, n: int, seed: int, round_no: int, totals, rounds_log,
-               hands=None, stock=None) -> tuple[State, tuple[JSON, ...]]:
+def deal_round(options: JSON, n: int, seed: int, round_no: int, totals: Sequence[int],
+               rounds_log: Sequence[JSON], hands: Deal | None = None,
+               stock: Sequence[RawTile] | None = None) -> tuple[State, tuple[JSON, ...]]:
     """Deal a round and place its engine (T-1, T-3); the state is ready for the first turn.
 
     Nobody decides anything here: the holder of the engine places it, or, when nobody holds
@@ -121,18 +122,17 @@ def deal_round(options: JSON, n: int, seed: int, round_no: int, totals, rounds_l
                            "hand_counts": [len(h) for h in held], "boneyard": len(bone)}]
     holder = next((s for s in range(n) if engine in held[s]), None)
     drawn_for = holder is None
-    if not drawn_for:
+    if holder is not None:
         held[holder] = T.remove(held[holder], engine)
-    else:
-        seat = (round_no - 1) % n
-        while holder is None:
-            drawn = bone.pop(0)
-            events.append({"type": "drew", "seat": seat, "for": "engine"})
-            if drawn == engine:
-                holder = seat
-            else:
-                held[seat] = T.sort_hand(held[seat] + (drawn,))
-                seat = (seat + 1) % n
+    seat = (round_no - 1) % n
+    while holder is None:
+        drawn = bone.pop(0)
+        events.append({"type": "drew", "seat": seat, "for": "engine"})
+        if drawn == engine:
+            holder = seat
+        else:
+            held[seat] = T.sort_hand(held[seat] + (drawn,))
+            seat = (seat + 1) % n
     events.append({"type": "engine_placed", "seat": holder, "tile": [number, number],
                    "drawn": drawn_for})
     first = (holder + 1) % n
@@ -141,6 +141,6 @@ def deal_round(options: JSON, n: int, seed: int, round_no: int, totals, rounds_l
         boneyard=tuple(bone), trains=((),) * (n + 1), markers=(False,) * n, turn=first,
         first_turn=(True,) * n, run=options["first_turn_multi"], played=0, extra=False,
         drawn=None, uncovered=(), passes=0, totals=tuple(totals), rounds_log=tuple(rounds_log),
-        last_events=tuple(events)[-LAST_EVENTS:], result=None,
+        result=None,
     )
     return state, tuple(events)

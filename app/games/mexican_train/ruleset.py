@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import tiles as T
 from ..base import (
     JSON,
-    Action,
+    Deal,
     GameDescriptor,
     Option,
     Outcome,
+    RawTile,
     Ruleset,
     Step,
     action_fields,
@@ -20,10 +21,25 @@ from ..base import (
 )
 from ..errors import IllegalAction
 from . import turns
-from .model import DRAW, END_TURN, MEXICAN, PASS, TOP, Draw, EndTurn, Pass, Play, State, deal_round
+from .model import (
+    DRAW,
+    END_TURN,
+    MEXICAN,
+    PASS,
+    TOP,
+    Draw,
+    EndTurn,
+    Pass,
+    Play,
+    State,
+    TrainAction,
+    deal_round,
+)
+
+SIMPLE: dict[str, TrainAction] = {"draw": DRAW, "pass": PASS, "end_turn": END_TURN}
 
 
-class MexicanTrain(Ruleset):
+class MexicanTrain(Ruleset[State, TrainAction]):
     descriptor = GameDescriptor("mexican_train", 2, 8, options=(
         Option("rounds", 13, 1, 13, help=True),
         Option("first_turn_multi", True, help=True),
@@ -34,7 +50,8 @@ class MexicanTrain(Ruleset):
         self.check_seats(n_seats)
         return self.descriptor.parse(options)
 
-    def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
+    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
+                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
         opts = self.parse_options(options, n_seats)
         state, _ = deal_round(opts, n_seats, seed, 1, [0] * n_seats, (), hands, stock)
         return state
@@ -42,20 +59,20 @@ class MexicanTrain(Ruleset):
     def to_act(self, state: State) -> int | None:
         return state.turn
 
-    def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, state: State, seat: int) -> tuple[TrainAction, ...]:
         return turns.legal(state, seat)
 
-    def parse_action(self, raw: Any) -> Action:
+    def parse_action(self, raw: Any) -> TrainAction:
         kind = action_kind(raw, ("play", "draw", "pass", "end_turn"))
         if kind != "play":
             action_fields(raw)
-            return {"draw": DRAW, "pass": PASS, "end_turn": END_TURN}[kind]
+            return SIMPLE[kind]
         tile, train = action_fields(raw, "tile", "train")
         if train != MEXICAN and (type(train) is not int or not 0 <= train < self.max_seats):
             raise IllegalAction("train must be a seat number or 'mexican'")
         return Play(T.parse_tile(tile, TOP), train)
 
-    def refusal(self, state: State, seat: int, action: Action) -> str:
+    def refusal(self, state: State, seat: int, action: TrainAction) -> str:
         can_play = bool(turns.plays(state, seat, state.hands[seat]))
         if state.drawn is not None and not isinstance(action, Play):
             return f"you drew {list(state.drawn)}: play it if it fits, otherwise pass (T-8)"
@@ -77,7 +94,7 @@ class MexicanTrain(Ruleset):
             return f"you do not hold {t}"
         if state.drawn is not None and action.tile != state.drawn:
             return f"after drawing you may play only the drawn tile {list(state.drawn)} (T-8)"
-        if action.train != MEXICAN and action.train >= state.n:
+        if isinstance(action.train, int) and action.train >= state.n:
             return f"there is no train {action.train}"
         k = turns.train_index(state, action.train)
         if k not in turns.available(state, seat):
@@ -89,7 +106,7 @@ class MexicanTrain(Ruleset):
             return f"seat {k}'s train carries no marker, so it is closed to you (T-5, T-6)"
         return f"{t} does not match the open end {state.end(k)} of train {action.train}"
 
-    def _apply(self, state: State, seat: int, action: Action) -> Step:
+    def _apply(self, state: State, seat: int, action: TrainAction) -> Step[State]:
         return turns.apply(state, seat, action)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -131,7 +148,6 @@ class MexicanTrain(Ruleset):
             "hand_counts": [len(h) for h in state.hands],
             "round_scores": [dict(r) for r in state.rounds_log],
             "totals": list(state.totals),
-            "last_events": list(state.last_events),
             "result": state.result,
         }
 
@@ -149,13 +165,14 @@ class MexicanTrain(Ruleset):
         return hidden_from(seat, state.hands, state.boneyard, hands_shown=state.result is not None)
 
     def match_stats(self, state: State) -> JSON:
-        log = state.rounds_log
+        log, result = state.rounds_log, state.result
+        assert result is not None, "the match is not over"
         return {
             "rounds": len(log),
             "blocked_rounds": sum(r["ending"] == "blocked" for r in log),
             "winning_total": min(state.totals),
             "spread": max(state.totals) - min(state.totals),
-            "shared_win": int(len(state.result["winners"]) > 1),
+            "shared_win": int(len(result["winners"]) > 1),
         }
 
 

@@ -8,18 +8,20 @@ draw per play owed, and an ending (the turn ends by itself after a single play, 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .. import tiles as T
-from ..base import JSON, Action, Step, evolve
+from ..base import JSON, RoundResult, Step, evolve
 from .model import (
     DRAW,
     END_TURN,
-    LAST_EVENTS,
-    MEXICAN,
     PASS,
     Draw,
     Pass,
     Play,
     State,
+    Tile,
+    TrainAction,
     deal_round,
 )
 
@@ -34,15 +36,15 @@ def available(s: State, seat: int) -> tuple[int, ...]:
     return tuple(k for k in range(n + 1) if k in (seat, n) or s.markers[k])
 
 
-def plays(s: State, seat: int, tiles) -> list[Play]:
-    out = []
+def plays(s: State, seat: int, tiles: Iterable[Tile]) -> list[Play]:
+    out: list[Play] = []
     for k in available(s, seat):
         end, name = s.end(k), s.train_name(k)
         out.extend(Play(t, name) for t in tiles if t[0] == end or t[1] == end)
     return out
 
 
-def legal(s: State, seat: int) -> tuple[Action, ...]:
+def legal(s: State, seat: int) -> tuple[TrainAction, ...]:
     if s.turn != seat:
         return ()
     if s.drawn is not None:  # T-8: the drawn tile is played if it fits, else the marker goes out
@@ -50,16 +52,17 @@ def legal(s: State, seat: int) -> tuple[Action, ...]:
     found = plays(s, seat, s.hands[seat])
     if found:
         if s.run and s.played and not s.extra:
-            found.append(END_TURN)
+            return (*found, END_TURN)
         return tuple(found)
     return (DRAW,) if s.boneyard else (PASS,)
 
 
 def train_index(s: State, name: int | str) -> int:
-    return s.n if name == MEXICAN else name
+    """The index in ``s.trains`` of a seat's train or of the Mexican Train (``MEXICAN``)."""
+    return name if isinstance(name, int) else s.n
 
 
-def apply(s: State, seat: int, action: Action) -> Step:
+def apply(s: State, seat: int, action: TrainAction) -> Step[State]:
     if isinstance(action, Play):
         return _play(s, seat, action)
     if isinstance(action, Draw):
@@ -67,7 +70,7 @@ def apply(s: State, seat: int, action: Action) -> Step:
         hands = list(s.hands)
         hands[seat] = T.sort_hand(hands[seat] + (top,))
         new = evolve(s, hands=tuple(hands), boneyard=s.boneyard[1:], drawn=top, run=False)
-        return _step(new, ({"type": "drew", "seat": seat},))
+        return Step(new, ({"type": "drew", "seat": seat},))
     if isinstance(action, Pass):
         markers = list(s.markers)
         markers[seat] = True
@@ -79,7 +82,7 @@ def apply(s: State, seat: int, action: Action) -> Step:
     return _end_turn(s, seat, [{"type": "ended_turn", "seat": seat}])
 
 
-def _play(s: State, seat: int, action: Play) -> Step:
+def _play(s: State, seat: int, action: Play) -> Step[State]:
     t, k = action.tile, train_index(s, action.train)
     end = s.end(k)
     trains = list(s.trains)
@@ -106,11 +109,11 @@ def _play(s: State, seat: int, action: Play) -> Step:
             return _round_over(new, "out", events)
         return _end_turn(new, seat, events)  # the others still take their first turn
     if double or (new.run and plays(new, seat, hands[seat])):
-        return _step(new, tuple(events))  # the extra play of a double, or the run goes on
+        return Step(new, tuple(events))  # the extra play of a double, or the run goes on
     return _end_turn(new, seat, events)
 
 
-def _end_turn(s: State, seat: int, events: list[JSON]) -> Step:
+def _end_turn(s: State, seat: int, events: list[JSON]) -> Step[State]:
     n = s.n
     first = list(s.first_turn)
     first[seat] = False
@@ -123,10 +126,10 @@ def _end_turn(s: State, seat: int, events: list[JSON]) -> Step:
         s, turn=nxt, first_turn=tuple(first), played=0, extra=False, drawn=None,
         run=s.options["first_turn_multi"] and first[nxt] and not s.uncovered,
     )
-    return _step(new, tuple(events))
+    return Step(new, tuple(events))
 
 
-def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
+def _round_over(s: State, ending: str, events: list[JSON]) -> Step[State]:
     """T-12: each player scores the pips left in hand (0 for who went out); T-13 deals on."""
     scores = [T.hand_pips(h) for h in s.hands]
     totals = [a + b for a, b in zip(s.totals, scores, strict=True)]
@@ -134,19 +137,17 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step:
               "out": [x for x, h in enumerate(s.hands) if not h],
               "scores": scores, "totals": totals}
     log = s.rounds_log + (record,)
-    events.append({"type": "round_over", **record, "hands": [T.hand_json(h) for h in s.hands]})
+    detail = {**record, "hands": [T.hand_json(h) for h in s.hands]}
+    events.append({"type": "round_over", **detail})
+    rounds = (RoundResult(s.round_no, None, ending, None, detail),)
     if s.round_no < s.options["rounds"]:
         new, dealt = deal_round(s.options, s.n, s.seed, s.round_no + 1, totals, log)
-        return Step(new, (*events, *dealt))
+        return Step(new, (*events, *dealt), (), rounds)
     best = min(totals)
     result = {"winners": [x for x, v in enumerate(totals) if v == best], "totals": totals,
               "rounds": [dict(r) for r in log]}
     events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
     final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log, drawn=None,
                    result=result)
-    return _step(final, tuple(events))
+    return Step(final, tuple(events), (), rounds)
 
-
-def _step(s: State, events: tuple[JSON, ...]) -> Step:
-    last = (s.last_events + events)[-LAST_EVENTS:]
-    return Step(evolve(s, last_events=last), events)

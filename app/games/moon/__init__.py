@@ -19,16 +19,18 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import tiles as T
 from ..base import (
     JSON,
-    Action,
+    Deal,
     GameDescriptor,
     Option,
     Outcome,
+    RawTile,
+    RoundResult,
     Ruleset,
     Step,
     action_fields,
@@ -56,7 +58,10 @@ from .state import (
 KINDS = ("bid", "pass", "trump", "discard", "play")
 
 
-class Moon(Ruleset):
+MoonAction = BidAction | Pass | NameTrump | Discard | Play
+
+
+class Moon(Ruleset[State, MoonAction]):
     # ``players`` follows from the seat count (M-13), so the creator never sets it; it is still
     # accepted (and checked) from callers that name it.
     descriptor = GameDescriptor(
@@ -73,7 +78,8 @@ class Moon(Ruleset):
         rest = {k: v for k, v in options.items() if k != "players"}
         return {"players": players, **self.descriptor.parse(rest)}
 
-    def new_state(self, options, n_seats, seed, *, hands=None, stock=None) -> State:
+    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
+                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
         opts = self.parse_options(options, n_seats)
         dealt, widow = deal(seed, n_seats, 1, 0, hands, stock)
         return State(
@@ -92,21 +98,22 @@ class Moon(Ruleset):
         if phase is Phase.BIDDING:
             return B.bidder_to_act(state.first_bidder, state.bids, state.n)
         if phase is Phase.PLAY:
-            return (state.trick.leader + len(state.trick.tiles)) % state.n
+            trick = state.current_trick
+            return (trick.leader + len(trick.tiles)) % state.n
         if phase is Phase.OVER:
             return None
         return state.bidder
 
     def playable(self, state: State, seat: int) -> tuple[T.Tile, ...]:
         """M-7, M-8: the tiles ``seat`` may play to the current trick."""
-        hand, trick, trump = state.hands[seat], state.trick, state.trump
+        hand, trick, trump = state.hands[seat], state.current_trick, state.named_trump
         if trick.tiles:
             return K.may_follow(hand, trick.tiles[0], trump)
         if not state.tricks and state.options["first_lead_trump"]:
             return tuple(t for t in hand if K.is_trump(t, trump)) or hand
         return hand
 
-    def legal_actions(self, state: State, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, state: State, seat: int) -> tuple[MoonAction, ...]:
         if self.to_act(state) != seat:
             return ()
         phase = state.phase
@@ -118,7 +125,7 @@ class Moon(Ruleset):
             return tuple(Discard(t) for t in state.hands[seat])
         return tuple(Play(t) for t in self.playable(state, seat))
 
-    def parse_action(self, raw: Any) -> Action:
+    def parse_action(self, raw: Any) -> MoonAction:
         kind = action_kind(raw, KINDS)
         if kind == "pass":
             action_fields(raw)
@@ -137,27 +144,28 @@ class Moon(Ruleset):
         t = T.parse_tile(raw_tile, 6)
         return Discard(t) if kind == "discard" else Play(t)
 
-    def refusal(self, state: State, seat: int, action: Action) -> str:
+    def refusal(self, state: State, seat: int, action: MoonAction) -> str:
         phase = state.phase
         wanted = {BidAction: Phase.BIDDING, Pass: Phase.BIDDING, NameTrump: Phase.TRUMP,
                   Discard: Phase.DISCARD, Play: Phase.PLAY}[type(action)]
         if phase is not wanted:
             return f"it is the {phase.value} phase: you cannot {action.kind} now"
         if isinstance(action, BidAction):
-            high = B.high_bid(state.bids)
-            return f"a bid must be higher than {high.value} (M-4)"
+            return f"a bid must be higher than {B.high_value(state.bids)} (M-4)"
+        if not isinstance(action, (Discard, Play)):  # a pass or any trump is always legal
+            return super().refusal(state, seat, action)
         if action.tile not in state.hands[seat]:
             return f"you do not hold {list(action.tile)}"
-        trick = state.trick
+        trick = state.current_trick
         if not trick.tiles:
             return "your first lead must be a trump (first_lead_trump, M-7)"
-        suit = K.led_suit(trick.tiles[0], state.trump)
+        suit = K.led_suit(trick.tiles[0], state.named_trump)
         if suit == K.TRUMP:
             return "a trump was led: you must play a trump (M-8)"
         return f"you must follow suit {suit} (M-8)"
 
     # --- applying a legal action -------------------------------------------------------------
-    def _apply(self, state: State, seat: int, action: Action) -> Step:
+    def _apply(self, state: State, seat: int, action: MoonAction) -> Step[State]:
         if isinstance(action, (BidAction, Pass)):
             return self._bid(state, seat, action)
         if isinstance(action, NameTrump):
@@ -169,7 +177,7 @@ class Moon(Ruleset):
             return Step(new, ({"type": "discarded", "seat": seat},))
         return self._play(state, seat, action.tile)
 
-    def _bid(self, state: State, seat: int, action: Action) -> Step:
+    def _bid(self, state: State, seat: int, action: BidAction | Pass) -> Step[State]:
         value = action.value if isinstance(action, BidAction) else None
         bids = state.bids + (B.Bid(seat, value),)
         event = ({"type": "bid", "seat": seat, "value": value} if value is not None
@@ -186,7 +194,7 @@ class Moon(Ruleset):
                                   phase=Phase.TRUMP)
         return Step(new, (event, {"type": "contract", "seat": won.seat, "value": won.value}))
 
-    def _name_trump(self, state: State, seat: int, trump: K.Trump) -> Step:
+    def _name_trump(self, state: State, seat: int, trump: K.Trump) -> Step[State]:
         events: tuple[JSON, ...] = ({"type": "trump", "seat": seat, "suit": trump},)
         if state.widow:  # M-13: the bid winner takes the widow, then discards one
             hands = list(state.hands)
@@ -198,15 +206,15 @@ class Moon(Ruleset):
                                   trick=Trick(seat, (), None))  # M-7
         return Step(new, events)
 
-    def _play(self, state: State, seat: int, t: T.Tile) -> Step:
-        trick = state.trick
+    def _play(self, state: State, seat: int, t: T.Tile) -> Step[State]:
+        trick = state.current_trick
         played = trick.tiles + (t,)
         hands = _without(state.hands, seat, t)
         play = {"type": "played", "seat": seat, "tile": T.to_json(t)}
         if len(played) < state.n:
             new = dataclasses.replace(state, hands=hands, trick=Trick(trick.leader, played, None))
             return Step(new, (play,))
-        winner = (trick.leader + K.winning_index(played, state.trump)) % state.n  # M-9
+        winner = (trick.leader + K.winning_index(played, state.named_trump)) % state.n  # M-9
         done = Trick(trick.leader, played, winner)
         tricks = state.tricks + (done,)
         new = dataclasses.replace(state, hands=hands, tricks=tricks,
@@ -216,14 +224,14 @@ class Moon(Ruleset):
             return Step(new, (play, won))
         return self._score(new, (play, won))
 
-    def _score(self, state: State, events: tuple[JSON, ...]) -> Step:
+    def _score(self, state: State, events: tuple[JSON, ...]) -> Step[State]:
         """M-10, M-11: score the round, then end the match or deal the next round."""
-        n, bidder = state.n, state.bidder
+        n, (bidder, contract) = state.n, state.declarer
         side = S.side_of(bidder, n)
         tricks = [0] * S.n_sides(n)
         for trick in state.tricks:
-            tricks[S.side_of(trick.winner, n)] += 1
-        score = S.score_round(state.scores, side, state.contract, tricks)
+            tricks[S.side_of(trick.taker, n)] += 1
+        score = S.score_round(state.scores, side, contract, tricks)
         summary = {
             "round": state.round_no, "bidder": bidder, "side": side,
             "contract": state.contract, "trump": state.trump, "tricks": tricks,
@@ -231,6 +239,7 @@ class Moon(Ruleset):
             "deltas": list(score.deltas), "scores": list(score.scores),
         }
         over = {"type": "round_over", **summary}
+        rounds = (RoundResult(state.round_no, None, None, None, summary),)
         tally = dict(state.tally)
         for key in ("rounds", "made" if score.made else "failed", f"contract_{state.contract}"):
             tally[key] += 1
@@ -238,7 +247,7 @@ class Moon(Ruleset):
         winner = side if score.moon else S.match_winner(score.scores)
         if winner is None:
             new = _new_deal(state, state.round_no + 1, 0)
-            return Step(new, (*events, over, _dealt_event(new)))
+            return Step(new, (*events, over, _dealt_event(new)), (), rounds)
         result = {
             "winner_side": winner,
             "winners": [s for s in range(n) if S.side_of(s, n) == winner],
@@ -247,7 +256,7 @@ class Moon(Ruleset):
             "rounds": state.round_no,
         }
         new = dataclasses.replace(state, phase=Phase.OVER, result=result)
-        return Step(new, (*events, over, {"type": "match_over", **result}))
+        return Step(new, (*events, over, {"type": "match_over", **result}), (), rounds)
 
     # --- results, views, audits --------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -269,7 +278,7 @@ class Moon(Ruleset):
         n, trick = state.n, state.trick
         by_seat = [0] * n
         for done in state.tricks:
-            by_seat[done.winner] += 1
+            by_seat[done.taker] += 1
         by_side = [0] * S.n_sides(n)
         for s in range(n):
             by_side[S.side_of(s, n)] += by_seat[s]
@@ -328,17 +337,18 @@ class Moon(Ruleset):
         """Per-match figures for ``python -m app simulate``: rounds, redeals, contracts of each
         value, made and failed (and the match's made rate); how the match ended and the last
         round's contract and trump."""
-        tally, last = state.tally, state.last_round
+        tally, last, result = state.tally, state.last_round, state.result
+        assert last is not None and result is not None, "the match is not over"
         return {
             **tally,
             "made_pct": round(100 * tally["made"] / max(1, tally["rounds"])),
-            "ending": state.result["ending"],
+            "ending": result["ending"],
             "last_contract": str(last["contract"]),
             "last_trump": str(last["trump"]),
         }
 
 
-def _without(hands, seat: int, t: T.Tile):
+def _without(hands: tuple[T.Hand, ...], seat: int, t: T.Tile) -> tuple[T.Hand, ...]:
     out = list(hands)
     out[seat] = T.remove(out[seat], t)
     return tuple(out)

@@ -29,10 +29,14 @@ def high_bid(bids: Sequence[Bid]) -> Bid | None:
     return made[-1] if made else None
 
 
+def high_value(bids: Sequence[Bid]) -> int:
+    """The highest bid so far; 0 before any."""
+    return max((b.value for b in bids if b.value is not None), default=0)
+
+
 def legal_values(bids: Sequence[Bid]) -> tuple[int, ...]:
     """The bids allowed now: every value above the highest so far."""
-    high = high_bid(bids)
-    floor = high.value if high else 0
+    floor = high_value(bids)
     return tuple(v for v in BID_VALUES if v > floor)
 
 

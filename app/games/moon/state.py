@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 from typing import Any
 
 from .. import tiles as T
-from ..base import Action
+from ..base import Action, Deal, RawTile
 from ..rng import rng_for
 from .bidding import Bid
 from .tricks import Trump
@@ -72,6 +73,12 @@ class Trick:
     tiles: tuple[Tile, ...]
     winner: int | None
 
+    @property
+    def taker(self) -> int:
+        """The seat that won this completed trick."""
+        assert self.winner is not None, "the trick is not complete"
+        return self.winner
+
 
 @dataclasses.dataclass(frozen=True)
 class State:
@@ -99,12 +106,33 @@ class State:
     def n(self) -> int:
         return len(self.hands)
 
+    # The phase decides which optional fields are set; these read them where it guarantees them
+    # (an AssertionError is a bug in the ruleset, never a player's bad move).
+    @property
+    def current_trick(self) -> Trick:
+        """The trick being played (play phase)."""
+        assert self.trick is not None, f"no trick in the {self.phase.value} phase"
+        return self.trick
+
+    @property
+    def named_trump(self) -> Trump:
+        """The trump the bid winner named (from the discard or play phase on)."""
+        assert self.trump is not None, f"no trump in the {self.phase.value} phase"
+        return self.trump
+
+    @property
+    def declarer(self) -> tuple[int, int]:
+        """The bid winner and the contract (from the trump phase on)."""
+        assert self.bidder is not None and self.contract is not None, "no contract yet"
+        return self.bidder, self.contract
+
 
 def tile_set(n_seats: int) -> tuple[Tile, ...]:
     return T.DOUBLE_SIX if n_seats == 4 else THREE_HANDED_SET
 
 
-def deal(seed: int, n_seats: int, round_no: int, redeal_no: int, hands=None, stock=None):
+def deal(seed: int, n_seats: int, round_no: int, redeal_no: int, hands: Deal | None = None,
+         stock: Sequence[RawTile] | None = None) -> tuple[tuple[Hand, ...], tuple[Tile, ...]]:
     """(hands, widow) of one deal: all 28 tiles with four players (M-2), 7 each and a one-tile
     widow with three (M-13). ``hands``/``stock`` give an exact deal (ValueError when invalid)."""
     tiles = tile_set(n_seats)

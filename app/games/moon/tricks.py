@@ -29,14 +29,12 @@ TOP = 7  # the rank of the double, above every other number
 
 
 def is_trump(t: Tile, trump: Trump) -> bool:
-    if trump == "doubles":
-        return t[0] == t[1]
-    if trump == "none":
-        return False
-    return T.has_number(t, trump)
+    if isinstance(trump, int):  # a number trump
+        return T.has_number(t, trump)
+    return trump == "doubles" and t[0] == t[1]
 
 
-def suits_of(t: Tile, trump: Trump) -> frozenset:
+def suits_of(t: Tile, trump: Trump) -> frozenset[int | str]:
     """Every suit the tile belongs to under this trump (M-3, M-6)."""
     if is_trump(t, trump):
         return frozenset((TRUMP,))
@@ -50,7 +48,7 @@ def led_suit(t: Tile, trump: Trump) -> int | str:
 
 def follows(t: Tile, suit: int | str, trump: Trump) -> bool:
     """Whether the tile is of the suit led (a trump never follows a number suit)."""
-    if suit == TRUMP:
+    if isinstance(suit, str):  # TRUMP
         return is_trump(t, trump)
     return not is_trump(t, trump) and T.has_number(t, suit)
 
@@ -66,11 +64,10 @@ def may_follow(hand: Sequence[Tile], led: Tile, trump: Trump) -> tuple[Tile, ...
 def rank(t: Tile, suit: int | str, trump: Trump) -> int:
     """Strength of a tile inside a suit it belongs to: the double is TOP, the others their other
     number; a doubles-trump double its number."""
-    if suit == TRUMP:
-        if trump == "doubles":
-            return t[0]
-        suit = trump
-    return TOP if t[0] == t[1] else T.other_end(t, suit)
+    number = trump if suit == TRUMP else suit
+    if not isinstance(number, int):  # the doubles trump, ranked by their number
+        return t[0]
+    return TOP if t[0] == t[1] else T.other_end(t, number)
 
 
 def strength(t: Tile, suit: int | str, trump: Trump) -> tuple[int, int]:
