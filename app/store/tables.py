@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +89,7 @@ class TableStore:
     async def load(self, tid: str) -> Snapshot | None:
         self._trip()
         v, doc = await self.redis.hmget(self.keys.table(tid), ["v", "doc"])
-        if v is None:
+        if v is None or doc is None:
             return None
         return self._remember(Snapshot(tid, int(v), orjson.loads(doc)))
 
@@ -154,7 +154,7 @@ class TableStore:
         if upto <= after:
             return []
         self._trip()
-        rows = await self.redis.xrange(self.keys.events(tid), f"{after + 1}-0", f"{upto}-0")
+        rows: Any = await self.redis.xrange(self.keys.events(tid), f"{after + 1}-0", f"{upto}-0")
         out = [(int(rid.split(b"-")[0]), orjson.loads(fields[b"e"])) for rid, fields in rows]
         if [v for v, _ in out] != list(range(after + 1, upto + 1)):
             return None
@@ -164,7 +164,7 @@ class TableStore:
         """The events of the table's last ``versions`` versions, oldest first (what a socket
         that connects without a version is shown of what just happened)."""
         self._trip()
-        rows = await self.redis.xrevrange(self.keys.events(tid), count=versions)
+        rows: Any = await self.redis.xrevrange(self.keys.events(tid), count=versions)
         return [e for _, fields in reversed(rows) for e in orjson.loads(fields[b"e"])]
 
     async def outbox_backlog(self, tid: str) -> int:
@@ -174,7 +174,8 @@ class TableStore:
 
     async def live_tables(self) -> list[str]:
         self._trip()
-        return [t.decode() for t in await self.redis.zrevrange(self.keys.live, 0, -1)]
+        tids: Any = await self.redis.zrevrange(self.keys.live, 0, -1)
+        return [t.decode() for t in tids]
 
     async def action_log(self, tid: str, match_no: int) -> list[dict[str, Any]]:
         """The match's action log. The service keeps the current match's log with the snapshot
@@ -205,9 +206,9 @@ class TableStore:
         events: list[dict[str, Any]],
         cmd: str | None = None,
         deadline_ms: int | None = None,
-        log: list[bytes] = (),
+        log: Sequence[bytes] = (),
         match_no: int = 0,
-        outbox: list[str] = (),
+        outbox: Sequence[str] = (),
         live: str = "",
         expire: int | None = None,
         repair: bool = True,
