@@ -80,6 +80,10 @@ class Settings(BaseSettings):
 
     # Sockets.
     max_message_bytes: int = 4096
+    # What one socket may have waiting to be sent, in bytes of JSON. Past it the client is too
+    # far behind (it reads slowly or not at all) and is closed; it reconnects and syncs. A
+    # sync answer reaching back event_stream_len versions is some 50 KiB.
+    socket_backlog_bytes: int = 1 << 20
     rate_per_second: float = 10.0
     rate_burst: int = 20
     chat_max_chars: int = 200

@@ -6,8 +6,12 @@
 - Token: ``?token=`` (browsers cannot set headers on a socket) or the HttpOnly cookie. A bad or
   forged token is refused the same way; no token makes the socket a spectator.
 - ``?v=<last seen>`` on connect sends the missed events with the fresh state.
-Outgoing messages go through a bounded queue per socket, so a slow client never holds up the
-table's fan-out; one that falls too far behind is closed (it reconnects and syncs).
+Outgoing messages are serialised once, when queued, and wait as JSON bytes; what one socket may
+have waiting is bounded in bytes (``socket_backlog_bytes``), so a client that reads slowly or
+never cannot take the server's memory and never holds up the table's fan-out. One that falls
+that far behind is closed with 1013 (it reconnects and syncs). A ``sync`` answer (a fresh state
+with up to ``event_stream_len`` versions of events, some 50 KiB) is built once per table
+version, from-version and seat, and repeated syncs are answered with the same bytes.
 """
 
 from __future__ import annotations
@@ -22,36 +26,49 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from app.services.table_doc import seat_of
+
 from . import protocol as P
 
 router = APIRouter()
-QUEUE = 256
+SYNC_ANSWERS = 8  # cached sync answers per table version (several seats and from-versions)
 
 
 class Conn:
-    """One socket. Outgoing messages wait in a plain list; a writer task sends them and ends
-    when none is left, so an idle socket holds no task, queue or future (its memory matters at
-    20,000 sockets, issue 10)."""
+    """One socket. Outgoing messages wait in a plain list as JSON bytes; a writer task sends
+    them and ends when none is left, so an idle socket holds no task, queue or future (its
+    memory matters at 20,000 sockets, issue 10)."""
 
-    __slots__ = ("ws", "player", "pid", "last_v", "_out", "_writer", "_closing")
+    __slots__ = ("ws", "player", "pid", "last_v", "limit", "_out", "_bytes", "_writer",
+                 "_closing")
 
-    def __init__(self, ws: WebSocket, player: dict | None):
+    def __init__(self, ws: WebSocket, player: dict | None, limit: int):
         self.ws = ws
         self.player = player
         self.pid = player["id"] if player else None
         self.last_v = -1  # -1 until the first state is sent; the fan-out skips it till then
-        self._out: list[dict[str, Any]] = []
+        self.limit = limit  # bytes that may wait to be sent
+        self._out: list[bytes] = []
+        self._bytes = 0
         self._writer: asyncio.Task | None = None
         self._closing = False
 
     def push(self, msg: dict[str, Any]) -> None:
+        self.push_json(orjson.dumps(msg))
+
+    def push_json(self, data: bytes) -> None:
+        """Queue one message, already serialised (a cached sync answer, a chat line: the same
+        bytes for every socket). Past ``limit`` bytes waiting, the socket is too far behind:
+        the backlog is dropped and the socket closed. A message larger than the limit on its
+        own still goes out once nothing else waits."""
         if self._closing:
             return
-        if len(self._out) >= QUEUE:  # too far behind: drop the backlog and close
-            self._out = []
+        if self._out and self._bytes + len(data) > self.limit:
+            self._out, self._bytes = [], 0
             self._closing = True
         else:
-            self._out.append(msg)
+            self._out.append(data)
+            self._bytes += len(data)
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -59,15 +76,16 @@ class Conn:
         try:
             while self._out:
                 batch, self._out = self._out, []
-                for msg in batch:
+                for data in batch:
                     if self._closing:  # fell too far behind meanwhile: the rest is dropped
                         break
-                    await self.ws.send_text(orjson.dumps(msg).decode())
+                    await self.ws.send_text(data.decode())
+                    self._bytes -= len(data)
             if self._closing:
                 await self.ws.close(code=1013)
         except Exception:  # the socket is gone; its receive loop ends the connection
             self._closing = True
-            self._out = []
+            self._out, self._bytes = [], 0
         finally:
             self._writer = None
 
@@ -100,7 +118,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=4401)
         return
     await ws.accept()
-    conn = Conn(ws, player)
+    conn = Conn(ws, player, settings.socket_backlog_bytes)
     try:
         if await live.hub.join(tid, conn) is None:
             conn.push({"type": "error", "cmd": None, "code": "not_found",
@@ -122,11 +140,37 @@ async def table_socket(ws: WebSocket) -> None:
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
-    msg = await live.tables.sync_message(tid, conn.pid, since)
-    conn.push(msg)
-    conn.last_v = msg["v"]
+    answer = await _sync_answer(live, tid, conn.pid, since)
+    if answer is None:
+        return
+    conn.last_v, data = answer
+    conn.push_json(data)
     if live.store.heard.get(tid, 0) > conn.last_v:  # a version arrived while we were sending
         await _send_state(live, tid, conn, conn.last_v)
+
+
+async def _sync_answer(live, tid: str, pid: Any, since: int | None) -> tuple[int, bytes] | None:
+    """(version, JSON) of a fresh state with the events after ``since``. Answers that carry
+    events are kept with the snapshot (``memo``, so only until the table's next version), per
+    from-version and seat: a socket repeating ``sync`` costs a lookup, not a stream read and
+    a dump of some 50 KiB each time."""
+    snap = await live.store.snapshot(tid)
+    if snap is None:
+        return None
+    key = (since, seat_of(snap.doc, pid) if pid is not None else None)
+    cached = since is not None and since < snap.v
+    answers = snap.memo.setdefault("sync", {}) if cached else {}
+    if key in answers:
+        return snap.v, answers[key]
+    msg = await live.tables.sync_message(tid, pid, since)
+    if msg is None:
+        return None
+    data = orjson.dumps(msg)
+    if cached and msg["v"] == snap.v:
+        if len(answers) >= SYNC_ANSWERS:
+            del answers[next(iter(answers))]
+        answers[key] = data
+    return msg["v"], data
 
 
 async def _serve(live, tid: str, conn: Conn) -> None:
@@ -186,7 +230,8 @@ def _err(cmd: str | None, code: str, message: str) -> dict:
 async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
     """The hub's callback: chat goes to every socket as is; versions go through the fan-out."""
     if "chat" in message:
+        data = orjson.dumps(message["chat"])
         for s in socks:
-            s.push(message["chat"])
+            s.push_json(data)
     else:
         await live.tables.fanout(tid, message, socks)
