@@ -84,6 +84,13 @@ class Settings(BaseSettings):
     # far behind (it reads slowly or not at all) and is closed; it reconnects and syncs. A
     # sync answer reaching back event_stream_len versions is some 50 KiB.
     socket_backlog_bytes: int = 1 << 20
+    # Dropping dead sockets (app/ws/endpoint.py): a socket whose one send (or its closing) has
+    # not gone through after send_timeout seconds reads nothing and is dropped; a client silent
+    # for ping_interval seconds is sent a ping and dropped if it stays silent ping_timeout more
+    # (the browser client pings every 10 s, so it is never pinged).
+    send_timeout: float = 20.0
+    ping_interval: float = 30.0
+    ping_timeout: float = 20.0
     rate_per_second: float = 10.0
     rate_burst: int = 20
     chat_max_chars: int = 200

@@ -12,6 +12,17 @@ never cannot take the server's memory and never holds up the table's fan-out. On
 that far behind is closed with 1013 (it reconnects and syncs). A ``sync`` answer (a fresh state
 with up to ``event_stream_len`` versions of events, some 50 KiB) is built once per table
 version, from-version and seat, and repeated syncs are answered with the same bytes.
+
+No socket outlives its client, so file descriptors cannot be used up:
+- a socket whose backlog does not move (one send, or its closing, not done after
+  ``send_timeout`` seconds: the client reads nothing) is dropped;
+- a client silent for ``ping_interval`` seconds is sent ``{"type": "ping"}`` and dropped when
+  it sends nothing within ``ping_timeout`` more (it answers ``{"type": "pong"}``; any message
+  counts). An app message, not a protocol ping: an ASGI app never sees protocol pongs (the
+  server answers and checks them itself), and uvicorn's own pong deadline ends in a graceful
+  close, which waits for the peer to read what is queued: a peer that reads nothing keeps its
+  descriptor for good. The deadline must be the app's.
+"Dropped" is an abort (TCP reset, ``_abort``): a close frame would wait behind the backlog.
 """
 
 from __future__ import annotations
@@ -32,38 +43,44 @@ from . import protocol as P
 
 router = APIRouter()
 SYNC_ANSWERS = 8  # cached sync answers per table version (several seats and from-versions)
+PING = orjson.dumps({"type": "ping"})
 
 
 class Conn:
     """One socket. Outgoing messages wait in a plain list as JSON bytes; a writer task sends
     them and ends when none is left, so an idle socket holds no task, queue or future (its
-    memory matters at 20,000 sockets, issue 10)."""
+    memory matters at 20,000 sockets, issue 10), only the timer of its deadlines."""
 
-    __slots__ = ("ws", "player", "pid", "last_v", "limit", "_out", "_bytes", "_writer",
-                 "_closing")
+    __slots__ = ("ws", "player", "pid", "last_v", "settings", "heard", "_out", "_bytes",
+                 "_writer", "_closing", "_sending", "_pinged", "_timer")
 
-    def __init__(self, ws: WebSocket, player: dict | None, limit: int):
+    def __init__(self, ws: WebSocket, player: dict | None, settings):
         self.ws = ws
         self.player = player
         self.pid = player["id"] if player else None
         self.last_v = -1  # -1 until the first state is sent; the fan-out skips it till then
-        self.limit = limit  # bytes that may wait to be sent
+        self.settings = settings  # the process's (one object for every socket)
         self._out: list[bytes] = []
         self._bytes = 0
         self._writer: asyncio.Task | None = None
         self._closing = False
+        self._sending: float | None = None  # when the send in progress began
+        loop = asyncio.get_running_loop()
+        self.heard = loop.time()  # the client's last message
+        self._pinged = False
+        self._timer = loop.call_later(self._tick(), self._check)
 
     def push(self, msg: dict[str, Any]) -> None:
         self.push_json(orjson.dumps(msg))
 
     def push_json(self, data: bytes) -> None:
         """Queue one message, already serialised (a cached sync answer, a chat line: the same
-        bytes for every socket). Past ``limit`` bytes waiting, the socket is too far behind:
-        the backlog is dropped and the socket closed. A message larger than the limit on its
-        own still goes out once nothing else waits."""
+        bytes for every socket). Past ``socket_backlog_bytes`` waiting, the socket is too far
+        behind: the backlog is dropped and the socket closed. A message larger than the limit
+        on its own still goes out once nothing else waits."""
         if self._closing:
             return
-        if self._out and self._bytes + len(data) > self.limit:
+        if self._out and self._bytes + len(data) > self.settings.socket_backlog_bytes:
             self._out, self._bytes = [], 0
             self._closing = True
         else:
@@ -72,30 +89,85 @@ class Conn:
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
+    def hear(self) -> None:
+        """The client sent something: it is alive (the ping deadline starts again)."""
+        self.heard = asyncio.get_running_loop().time()
+        self._pinged = False
+
     async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while self._out:
                 batch, self._out = self._out, []
                 for data in batch:
                     if self._closing:  # fell too far behind meanwhile: the rest is dropped
                         break
+                    self._sending = loop.time()
                     await self.ws.send_text(data.decode())
+                    self._sending = None
                     self._bytes -= len(data)
             if self._closing:
+                self._sending = loop.time()
                 await self.ws.close(code=1013)
         except Exception:  # the socket is gone; its receive loop ends the connection
             self._closing = True
             self._out, self._bytes = [], 0
         finally:
+            self._sending = None
             self._writer = None
+
+    def _tick(self) -> float:
+        s = self.settings
+        return min(s.send_timeout, s.ping_interval, s.ping_timeout) / 2
+
+    def _check(self) -> None:
+        """Every tick: drop a socket whose backlog does not move or whose client stays silent
+        past its ping; ping a client silent for ``ping_interval``."""
+        s = self.settings
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._sending is not None and now - self._sending > s.send_timeout:
+            return self._abort()
+        silent = now - self.heard
+        if silent > s.ping_interval + s.ping_timeout:
+            return self._abort()
+        if silent > s.ping_interval and not self._pinged:
+            self._pinged = True
+            self.push_json(PING)
+        self._timer = loop.call_later(self._tick(), self._check)
+
+    def _abort(self) -> None:
+        self._closing = True
+        self._out, self._bytes = [], 0
+        transport = _transport(self.ws)
+        if transport is not None:
+            transport.abort()
+
+    def linger(self) -> None:
+        """The socket is done with (closed by either side). A close frame still waiting
+        behind a backlog the peer does not read would keep the connection for good: it is
+        aborted ``send_timeout`` seconds on, unless gone by then."""
+        transport = _transport(self.ws)
+        if transport is not None and not transport.is_closing():
+            asyncio.get_running_loop().call_later(self.settings.send_timeout, transport.abort)
 
     async def stop(self) -> None:
         self._closing = True
+        self._timer.cancel()
         writer = self._writer
         if writer is not None:
             writer.cancel()
             with contextlib.suppress(BaseException):
                 await writer
+
+
+def _transport(ws: WebSocket) -> asyncio.Transport | None:
+    """The connection's transport, to drop it at once (the peer sees a reset). ASGI has no
+    way to: a close frame waits behind the backlog, and asyncio's ``transport.close`` flushes
+    first, so for a peer that reads nothing both wait for good. uvicorn's protocol object owns
+    the ``receive`` callable it hands the app (Starlette passes it on as is) and holds the
+    transport; aborting it ends the receive loop with a disconnect."""
+    return getattr(getattr(ws._receive, "__self__", None), "transport", None)
 
 
 def origin_ok(ws: WebSocket, allowed: list[str]) -> bool:
@@ -118,7 +190,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=4401)
         return
     await ws.accept()
-    conn = Conn(ws, player, settings.socket_backlog_bytes)
+    conn = Conn(ws, player, settings)
     try:
         if await live.hub.join(tid, conn) is None:
             conn.push({"type": "error", "cmd": None, "code": "not_found",
@@ -132,6 +204,7 @@ async def table_socket(ws: WebSocket) -> None:
     finally:
         await live.hub.leave(tid, conn)
         await conn.stop()
+        conn.linger()
 
 
 
@@ -180,6 +253,7 @@ async def _serve(live, tid: str, conn: Conn) -> None:
         raw = await conn.ws.receive()
         if raw["type"] == "websocket.disconnect":
             return
+        conn.hear()
         if not limiter.allow():
             conn.push(_err(None, "rate_limited", "too many messages; slow down"))
             continue
@@ -200,6 +274,8 @@ async def _handle(live, tid: str, conn: Conn, raw: dict) -> None:
         return
     if isinstance(msg, P.Ping):
         conn.push({"type": "pong"})
+    elif isinstance(msg, P.Pong):  # the answer to our ping: hearing it was the point
+        pass
     elif isinstance(msg, P.Act):
         if conn.pid is None:
             conn.push(_err(msg.cmd, "not_your_turn", "spectators do not play; sign in"))

@@ -4,6 +4,10 @@
 limit, not JSON, not an object, an unknown ``type``, a missing, extra or mistyped field. Such a
 message is answered ``bad_message`` and never reaches the rules. ``RateLimiter`` is a token
 bucket per connection.
+
+Either side may ping: a client's ``{"type": "ping"}`` is answered ``{"type": "pong"}``, and the
+server sends ``{"type": "ping"}`` to a client silent for ``ping_interval`` seconds, which must
+answer (``{"type": "pong"}``; any message will do) within ``ping_timeout`` or be dropped.
 """
 
 from __future__ import annotations
@@ -43,15 +47,22 @@ class Ping:
     pass
 
 
+@dataclasses.dataclass(frozen=True)
+class Pong:
+    """The answer to the server's ``{"type": "ping"}`` (sent to a client silent for a while)."""
+
+
 FIELDS: dict[str, tuple[type, dict[str, type]]] = {
     "act": (Act, {"cmd": str, "v": int, "action": dict}),
     "sync": (Sync, {"v": int}),
     "chat": (Chat, {"text": str}),
     "ping": (Ping, {}),
+    "pong": (Pong, {}),
 }
 
 
-def parse(raw: str | bytes, *, max_bytes: int, chat_max: int) -> Act | Sync | Chat | Ping:
+def parse(raw: str | bytes, *, max_bytes: int, chat_max: int
+          ) -> Act | Sync | Chat | Ping | Pong:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > max_bytes:
         raise BadMessage(f"messages are at most {max_bytes} bytes")

@@ -29,7 +29,7 @@ async def server(tmp_path, live_redis_url, live_prefix):
            "MEJA_LOG_LEVEL": "warning", "MEJA_BOT_DELAY": "0", "MEJA_ROUND_PAUSE": "0",
            "MEJA_TURN_SECONDS": "600", "MEJA_RATE_PER_SECOND": "200", "MEJA_RATE_BURST": "200",
            "MEJA_STARTING_BALANCE": "10000000", "MEJA_BOT_STACK": "1000000",
-           "MEJA_BUY_IN_MAX_STAKES": "10000000"}
+           "MEJA_BUY_IN_MAX_STAKES": "10000000", "MEJA_SEND_TIMEOUT": "2"}
     srv = await ServerProcess(env, tmp_path / "server.log").start()
     yield srv
     srv.stop()
@@ -63,27 +63,36 @@ async def test_sockets_that_never_read_hold_a_bounded_memory(server):
     await asyncio.sleep(0.5)
     before = server.rss_mib()
 
-    sent = asyncio.Event()
-    senders: list[asyncio.Task] = []
+    # max_queue=1: the client library stops reading its socket once it holds a message the
+    # application has not taken, as with a page or a script that never reads
+    floods = [await websockets.connect(f"{server.ws_url}/ws/tables/{tid}", max_queue=1,
+                                       ping_interval=None, close_timeout=1) for _ in range(8)]
 
-    async def flood() -> None:
-        # max_queue=1: the client library stops reading its socket after one message, so the
-        # server's answers pile up on the server's side, as with a client that never reads
+    async def flood(ws) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
-            async with websockets.connect(f"{server.ws_url}/ws/tables/{tid}",
-                                          max_queue=1, ping_interval=None) as ws:
-                for _ in range(300):
-                    await ws.send(sync)
-                    await asyncio.sleep(0.01)
-                await sent.wait()
+            for _ in range(300):
+                await ws.send(sync)
+                await asyncio.sleep(0.01)
 
-    senders = [asyncio.create_task(flood()) for _ in range(8)]
-    await asyncio.sleep(6)
-    grown = server.rss_mib() - before
-    sent.set()
-    await asyncio.gather(*senders)
+    peak = before
+
+    async def sample(seconds: float) -> None:
+        nonlocal peak
+        for _ in range(int(seconds / 0.1)):
+            peak = max(peak, server.rss_mib())
+            await asyncio.sleep(0.1)
+
+    sampler = asyncio.create_task(sample(3600))
+    await asyncio.gather(*(flood(ws) for ws in floods))
+    await sample(8)  # the server works through the syncs, then lets go of the sockets
+    sampler.cancel()
+    grown = peak - before
     print(f"sync answer {size / 1024:.0f} KiB; RSS {before:.0f} MiB -> +{grown:.0f} MiB")
     assert grown < 40
+    assert server.sockets() == 0  # too far behind, then dropped (send_timeout)
+    for ws in floods:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.close()
 
 
 async def test_repeated_syncs_are_answered_from_one_cached_answer(live_server):
