@@ -225,7 +225,7 @@ class TableService(TableViews):
         if snap.doc["status"] == "closed":
             return _error(cmd, "table_closed", f"table {tid} is closed")
         if v != snap.v:
-            first = await self.store.command_result(tid, cmd)
+            first = await self.store.command_result(tid, pid, cmd)
             if first is not None:
                 return {"type": "ack", "cmd": cmd, "v": first}
             return _error(cmd, "stale", f"the table is at version {snap.v}, not {v}")
@@ -251,7 +251,7 @@ class TableService(TableViews):
             return ch
 
         try:
-            res, _ = await self._change(tid, build, snap=snap, cmd=cmd, retry=False)
+            res, _ = await self._change(tid, build, snap=snap, cmd=(pid, cmd), retry=False)
         except GameError as e:
             return _error(cmd, e.code, e.message)
         except TableError as e:
@@ -358,7 +358,7 @@ class TableService(TableViews):
 
     # --- the one write path --------------------------------------------------------------------
     async def _change(self, tid: str, build, *, snap: Snapshot | None = None,
-                      cmd: str | None = None, retry: bool = True
+                      cmd: tuple[Any, str] | None = None, retry: bool = True
                       ) -> tuple[CasResult | None, D.Change | None]:
         snap = snap or await self.store.snapshot(tid)
         for attempt in range(2):

@@ -106,6 +106,25 @@ async def test_replayed_command_gets_its_first_answer_and_applies_once(table):
     assert [e["by"] for e in log].count("player") == 1
 
 
+async def test_a_command_id_is_the_players_own(table):
+    """B reusing the id A gave a move is B's own command: applied, not answered with A's."""
+    srv, tid, clients, _, http = table
+    a, b = turn(clients)
+    v = a.latest["v"]
+    await a.send({"type": "act", "cmd": "same", "v": v, "action": a.latest["view"]["legal"][0]})
+    assert await a.until(lambda m: m["type"] in ("ack", "error")) == {
+        "type": "ack", "cmd": "same", "v": v + 1}
+    await b.until(lambda m: m["type"] == "state" and m["v"] == v + 1)
+    assert b.my_turn()
+    await b.send({"type": "act", "cmd": "same", "v": v + 1,
+                  "action": b.latest["view"]["legal"][0]})
+    assert await b.until(lambda m: m["type"] in ("ack", "error")) == {
+        "type": "ack", "cmd": "same", "v": v + 2}
+    assert await version(http, tid) >= v + 2
+    log = await srv.live.store.action_log(tid, 1)
+    assert [e["v"] for e in log if e["by"] == "player"] == [v + 1, v + 2]
+
+
 @pytest.mark.parametrize("raw", [
     "not json",
     "[1, 2]",
