@@ -11,9 +11,11 @@ With a database (always, in the app) a guest is a ``player`` row with a wallet
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -72,7 +74,8 @@ class Players:
         grant (``money.register_player``); the id is the database's. Redis caches the name."""
         name = check_name(name)
         if self.db is not None:
-            pid = (await money.register_player(self.db, name, grant=self.grant)).id
+            with _reachable():
+                pid = (await money.register_player(self.db, name, grant=self.grant)).id
         else:
             pid = "g" + secrets.token_hex(8)
         player = {"id": pid, "name": name}
@@ -85,10 +88,21 @@ class Players:
             return None
         raw = await self.redis.get(self.keys.player(pid))
         if raw is None and self.db is not None and type(pid) is int:
-            async with self.db() as session:  # Redis lost its cache: the database knows
-                row = await session.get(PlayerRow, pid)
+            with _reachable():
+                async with self.db() as session:  # Redis lost its cache: the database knows
+                    row = await session.get(PlayerRow, pid)
             if row is None:
                 return None
             raw = orjson.dumps({"id": row.id, "name": row.name})
             await self.redis.set(self.keys.player(pid), raw)
         return orjson.loads(raw) if raw else None
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """A database that cannot be reached is ``money.Unavailable`` (HTTP 503)."""
+    try:
+        yield
+    except money.UNREACHABLE as err:
+        raise money.Unavailable("players cannot be registered or looked up right now "
+                                "(database unreachable); try again shortly") from err

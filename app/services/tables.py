@@ -439,7 +439,8 @@ class TableService(TableViews):
         except money.BadBuyIn as e:
             raise TableError(422, e.code, e.message, "buy_in") from e
         except money.MoneyError as e:
-            raise TableError(409, e.code, e.message) from e
+            raise TableError(503 if isinstance(e, money.Unavailable) else 409, e.code,
+                             e.message) from e
 
     async def _refund(self, pid: Any, tid: str, seat: int, amount: int, key: str) -> None:
         await money.cash_out(self.db, pid, tid, seat, amount, key="refund:" + key)

@@ -37,6 +37,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from app.services import money
 from app.services.table_doc import seat_of
 
 from . import protocol as P
@@ -185,7 +186,12 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=4403)
         return
     token = ws.query_params.get("token") or ws.cookies.get(settings.cookie_name)
-    player = await live.players.from_token(token) if token else None
+    try:
+        player = await live.players.from_token(token) if token else None
+    except money.Unavailable:  # the player is not cached and the database is down
+        await ws.accept()
+        await ws.close(code=1013)  # "try again later"
+        return
     if token and player is None:
         await ws.close(code=4401)
         return
@@ -196,8 +202,7 @@ async def table_socket(ws: WebSocket) -> None:
             conn.push({"type": "error", "cmd": None, "code": "not_found",
                        "message": f"no table {tid}"})
             return
-        since = ws.query_params.get("v")
-        await _send_state(live, tid, conn, int(since) if since and since.isdigit() else None)
+        await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         await _serve(live, tid, conn)
     except WebSocketDisconnect:
         pass
@@ -297,6 +302,14 @@ async def _handle(live, tid: str, conn: Conn, raw: dict) -> None:
 async def _back(live, tid: str, conn: Conn) -> None:
     if conn.pid is not None:
         await live.tables.back(tid, conn.pid)
+
+
+def _version(raw: str | None) -> int | None:
+    """``?v=``: a version in ASCII digits; anything else (``²``, ``٣``, 5,000 digits, which
+    ``int`` refuses) is ignored and the socket gets a fresh state."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18:
+        return int(raw)
+    return None
 
 
 def _err(cmd: str | None, code: str, message: str) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import orjson
 import pytest
 import websockets
 
@@ -194,3 +195,16 @@ async def test_spectator_and_unknown_table(live_server):
     msg = await c.recv()
     assert msg["type"] == "error" and msg["code"] == "not_found"
     await c.close()
+
+
+@pytest.mark.parametrize("since", ["%C2%B2", "%D9%A3", "9" * 5000, "-1", "1e3"],
+                         ids=["superscript-two", "arabic-three", "5000-digits", "minus", "exp"])
+async def test_a_version_not_in_ascii_digits_gets_a_fresh_state(live_server, since):
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, auth = await register(http, "Odd Digits")
+        tid = (await http.post("/api/tables", headers=auth,
+                               json={"game": "cross", "seats": 2})).json()["id"]
+    async with websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?v={since}") as ws:
+        msg = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
+        assert msg["type"] == "state" and msg["v"] == 1 and msg["events"] == []
