@@ -1,8 +1,8 @@
 """The table socket ``/ws/tables/{table_id}``: authenticate, then parse -> service -> answer.
 
-- ``Origin``: a browser's Origin must be the server's own or one of ``allowed_origins``
-  (otherwise the handshake is refused: HTTP 403). Clients that send no Origin (not
-  browsers) are not subject to it.
+- ``Origin``: a browser's Origin must be one the server trusts (``Settings.trusts_origin``:
+  its own, or one of ``allowed_origins``; otherwise the handshake is refused: HTTP 403).
+  Clients that send no Origin (not browsers) are not subject to it.
 - Token: ``?token=`` (browsers cannot set headers on a socket) or the HttpOnly cookie. A bad or
   forged token is refused the same way; no token makes the socket a spectator.
 - ``?v=<last seen>`` on connect sends the missed events with the fresh state.
@@ -31,7 +31,6 @@ import asyncio
 import contextlib
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from fastapi import APIRouter, WebSocket
@@ -171,18 +170,16 @@ def _transport(ws: WebSocket) -> asyncio.Transport | None:
     return getattr(getattr(ws._receive, "__self__", None), "transport", None)
 
 
-def origin_ok(ws: WebSocket, allowed: list[str]) -> bool:
+def origin_ok(ws: WebSocket, settings) -> bool:
     origin = ws.headers.get("origin")
-    if origin is None or origin in allowed:
-        return True
-    return urlsplit(origin).netloc == ws.headers.get("host")
+    return origin is None or settings.trusts_origin(origin, ws.headers.get("host"))
 
 
 async def table_socket(ws: WebSocket) -> None:
     tid = ws.path_params["tid"]
     live = ws.app.state.live
     settings = live.settings
-    if not origin_ok(ws, settings.allowed_origins):
+    if not origin_ok(ws, settings):
         await ws.close(code=4403)
         return
     token = ws.query_params.get("token") or ws.cookies.get(settings.cookie_name)

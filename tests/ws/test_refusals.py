@@ -174,13 +174,17 @@ async def test_bad_or_forged_token_is_refused(table):
     assert r.status_code == 401
 
 
-async def test_wrong_origin_is_refused(table):
+async def test_wrong_origin_is_refused(table, live_server):
     srv, tid, clients, _, http = table
     with pytest.raises(websockets.InvalidStatus):
         await SeatClient(srv.ws_url, tid, clients[0].token).connect(
             origin="http://evil.example")
-    ok = await SeatClient(srv.ws_url, tid, clients[0].token).connect(
-        origin=srv.settings.allowed_origins[0])
+    with pytest.raises(websockets.InvalidStatus):  # trusted in the embedded mode only
+        await SeatClient(srv.ws_url, tid, clients[0].token).connect(
+            origin="http://localhost:8000")
+    other = await live_server(allowed_origins=["https://meja.example"])
+    ok = await SeatClient(other.ws_url, tid, clients[0].token).connect(
+        origin="https://meja.example")
     assert (await ok.recv())["type"] == "state"
     same = await SeatClient(srv.ws_url, tid, None).connect(origin=srv.url)
     assert (await same.recv())["type"] == "state"
