@@ -51,14 +51,14 @@ class Conn:
     them and ends when none is left, so an idle socket holds no task, queue or future (its
     memory matters at 20,000 sockets, issue 10), only the timer of its deadlines."""
 
-    __slots__ = ("ws", "player", "pid", "last_v", "settings", "heard", "_out", "_bytes",
+    __slots__ = ("ws", "player", "pid", "_v", "settings", "heard", "_out", "_bytes",
                  "_writer", "_closing", "_sending", "_pinged", "_timer")
 
     def __init__(self, ws: WebSocket, player: dict | None, settings):
         self.ws = ws
         self.player = player
         self.pid = player["id"] if player else None
-        self.last_v = -1  # -1 until the first state is sent; the fan-out skips it till then
+        self._v = -1  # -1 until the first state is sent; the fan-out skips it till then
         self.settings = settings  # the process's (one object for every socket)
         self._out: list[bytes] = []
         self._bytes = 0
@@ -70,7 +70,22 @@ class Conn:
         self._pinged = False
         self._timer = loop.call_later(self._tick(), self._check)
 
+    @property
+    def last_v(self) -> int:
+        """The version of the newest state queued. It only goes up: the fan-out (pub/sub) and
+        this socket's own sync answers are built concurrently, and whichever is queued last
+        may be the older one."""
+        return self._v
+
+    @last_v.setter
+    def last_v(self, v: int) -> None:
+        self._v = max(self._v, v)
+
     def push(self, msg: dict[str, Any]) -> None:
+        """Queue a message (an answer, or the fan-out's state). A state no newer than the one
+        already queued is dropped: its events went out with that one."""
+        if msg.get("type") == "state" and msg["v"] <= self._v:
+            return
         self.push_json(orjson.dumps(msg))
 
     def push_json(self, data: bytes) -> None:
@@ -215,11 +230,18 @@ async def table_socket(ws: WebSocket) -> None:
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
-    answer = await _sync_answer(live, tid, conn.pid, since)
-    if answer is None:
-        return
-    conn.last_v, data = answer
+    """A fresh state with the events after ``since`` (connect, ``sync``). The answer is built
+    while the fan-out may queue a newer version: then it is built again at that one, so the
+    socket's states stay in version order."""
+    while True:
+        answer = await _sync_answer(live, tid, conn.pid, since)
+        if answer is None:
+            return
+        v, data = answer
+        if v >= conn.last_v:
+            break
     conn.push_json(data)
+    conn.last_v = v
     if live.store.heard.get(tid, 0) > conn.last_v:  # a version arrived while we were sending
         await _send_state(live, tid, conn, conn.last_v)
 
