@@ -289,9 +289,11 @@ async def _handle(live, tid: str, conn: Conn, raw: dict) -> None:
     kept by every socket until its next message (3,000 of them stayed in the collector's middle
     generation, issue 10)."""
     settings = live.settings
-    data = raw.get("text") if raw.get("text") is not None else raw.get("bytes") or b""
+    if raw.get("text") is None:  # a binary frame: the protocol is JSON text (protocol.py)
+        conn.push(_err(None, "bad_message", "messages are JSON in text frames"))
+        return
     try:
-        msg = P.parse(data, max_bytes=settings.max_message_bytes,
+        msg = P.parse(raw["text"], max_bytes=settings.max_message_bytes,
                       chat_max=settings.chat_max_chars)
     except P.BadMessage as e:
         conn.push(_err(None, "bad_message", str(e)))

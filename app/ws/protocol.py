@@ -1,8 +1,10 @@
 """The client -> server messages of the table socket (DESIGN.md "WebSocket protocol").
 
-``parse`` turns raw text into one of the message classes or raises BadMessage: over the size
-limit, not JSON, not an object, an unknown ``type``, a missing, extra or mistyped field. Such a
-message is answered ``bad_message`` and never reaches the rules. ``RateLimiter`` is a token
+Messages are JSON objects in text frames; a binary frame is answered ``bad_message`` unread
+(whatever it holds: a client that sends them speaks another protocol). ``parse`` turns raw text
+into one of the message classes or raises BadMessage: over the size limit, not JSON, not an
+object, an unknown ``type``, a missing, extra or mistyped field. Such a message is answered
+``bad_message`` and never reaches the rules. ``RateLimiter`` is a token
 bucket per connection.
 
 Either side may ping: a client's ``{"type": "ping"}`` is answered ``{"type": "pong"}``, and the
@@ -61,9 +63,8 @@ FIELDS: dict[str, tuple[type, dict[str, type]]] = {
 }
 
 
-def parse(raw: str | bytes, *, max_bytes: int, chat_max: int
-          ) -> Act | Sync | Chat | Ping | Pong:
-    size = len(raw.encode() if isinstance(raw, str) else raw)
+def parse(raw: str, *, max_bytes: int, chat_max: int) -> Act | Sync | Chat | Ping | Pong:
+    size = len(raw.encode())
     if size > max_bytes:
         raise BadMessage(f"messages are at most {max_bytes} bytes")
     try:

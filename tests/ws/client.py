@@ -80,8 +80,9 @@ class SeatClient:
         if self.ws is not None:
             await self.ws.close()
 
-    async def send(self, msg: dict | str) -> None:
-        await self.ws.send(msg if isinstance(msg, str) else orjson.dumps(msg).decode())
+    async def send(self, msg: dict | str | bytes) -> None:
+        """A dict as JSON text; str as is (a text frame); bytes as a binary frame."""
+        await self.ws.send(msg if isinstance(msg, str | bytes) else orjson.dumps(msg).decode())
 
     async def recv(self, timeout: float = 10) -> dict:
         msg = orjson.loads(await asyncio.wait_for(self.ws.recv(), timeout))

@@ -147,6 +147,17 @@ async def test_malformed_messages_get_bad_message(table, raw):
     assert (await clients[0].until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
 
 
+async def test_a_binary_frame_gets_bad_message_even_holding_a_valid_message(table):
+    srv, tid, clients, _, http = table
+    mover, _ = turn(clients)
+    move = {"type": "act", "cmd": "bin", "v": mover.latest["v"],
+            "action": mover.latest["view"]["legal"][0]}
+    answer = await refused(mover, orjson.dumps(move), "bad_message", http, tid)
+    assert "text" in answer["message"]
+    await mover.send(move)  # the same as text is played
+    assert (await mover.until(lambda m: m["type"] in ("ack", "error")))["type"] == "ack"
+
+
 async def test_flood_is_rate_limited_and_changes_nothing(table):
     srv, tid, clients, _, http = table
     before = await version(http, tid)
