@@ -30,6 +30,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	node --test tests/js/
 	$(PY) -m pytest -q
 

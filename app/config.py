@@ -11,11 +11,14 @@ from __future__ import annotations
 import secrets
 from functools import cached_property, lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 
+# Origins of `make run` (the embedded mode): trusted there unless allowed_origins is set.
+DEV_ORIGINS = ("http://127.0.0.1:8000", "http://localhost:8000")
 # Values from .env.example and the docs that must never reach production.
 PLACEHOLDERS = {"change-me", "changeme", "secret", "password", "postgres", "meja", "admin"}
 
@@ -43,8 +46,13 @@ class Settings(BaseSettings):
     # process on the machine shares it (set it explicitly when replicas run on several machines).
     secret_key: str | None = None
     cookie_name: str = "meja_token"
-    # Browser origins allowed to open sockets besides the server's own origin.
-    allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
+    # Browser origins trusted besides the server's own (an Origin whose host is the Host the
+    # request names): they may open sockets and make the REST calls that change something
+    # (app/api/origin.py, against cross-site requests riding on the cookie). Unset, the
+    # local development origins are trusted in the embedded mode only, and none otherwise:
+    # a deployment serves its pages from its own origin, or names the others here
+    # (MEJA_ALLOWED_ORIGINS='["https://meja.example"]'); see ``trusts_origin``.
+    allowed_origins: list[str] | None = None
 
     # Redis layout: every key starts with this prefix (tests use a random one per test).
     key_prefix: str = "meja:"
@@ -84,6 +92,17 @@ class Settings(BaseSettings):
 
     # Sockets.
     max_message_bytes: int = 4096
+    # What one socket may have waiting to be sent, in bytes of JSON. Past it the client is too
+    # far behind (it reads slowly or not at all) and is closed; it reconnects and syncs. A
+    # sync answer reaching back event_stream_len versions is some 50 KiB.
+    socket_backlog_bytes: int = 1 << 20
+    # Dropping dead sockets (app/ws/endpoint.py): a socket whose one send (or its closing) has
+    # not gone through after send_timeout seconds reads nothing and is dropped; a client silent
+    # for ping_interval seconds is sent a ping and dropped if it stays silent ping_timeout more
+    # (the browser client pings every 10 s, so it is never pinged).
+    send_timeout: float = 20.0
+    ping_interval: float = 30.0
+    ping_timeout: float = 20.0
     rate_per_second: float = 10.0
     rate_burst: int = 20
     chat_max_chars: int = 200
@@ -100,6 +119,22 @@ class Settings(BaseSettings):
     def embedded(self) -> bool:
         """The development mode: embedded Redis (REDIS_URL unset), one process, one machine."""
         return self.redis_url is None
+
+    @property
+    def trusted_origins(self) -> list[str]:
+        if self.allowed_origins is not None:
+            return self.allowed_origins
+        return list(DEV_ORIGINS) if self.embedded else []
+
+    def trusts_origin(self, origin: str, host: str | None) -> bool:
+        """A browser's ``Origin`` (or a Referer's origin) is trusted when it is the server's
+        own (its host and port are the ``Host`` the request was sent to; the scheme is left
+        out, a TLS proxy in front changes it) or one of ``trusted_origins``. ``null`` (a
+        sandboxed or privacy-stripped page) is never trusted."""
+        if origin in self.trusted_origins:
+            return True
+        netloc = urlsplit(origin).netloc
+        return bool(netloc) and netloc == host
 
     def insecure_defaults(self) -> list[str]:
         """Secrets left at a default or an example placeholder; create_app refuses to start

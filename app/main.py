@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .api.deps import install_errors
+from .api.origin import OriginCheck
 from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None, *,
     for module in (players, games, lobby, ops, wallet, history, endpoint):
         app.include_router(module.router)
     install_errors(app)
+    app.add_middleware(OriginCheck, settings=settings)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

@@ -1,7 +1,15 @@
-"""Shared pieces of the REST routes: the services, the current player, error answers."""
+"""Shared pieces of the REST routes: the services, the current player, error answers.
+
+Refusals are answered ``{"detail": <message>, "code": <code>}`` (a 422 names its field like
+FastAPI's own validation instead). A database that cannot be reached is 503
+``database_unavailable``, wherever it shows: routes that read it wrap the call in
+``database()``, services raise ``money.Unavailable``.
+"""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -9,7 +17,10 @@ from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.services import money
 from app.services.table_errors import TableError
+
+ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
 
 
 def live(request: Request) -> Any:
@@ -37,6 +48,16 @@ Player = Annotated[dict, Depends(current_player)]
 Live = Annotated[Any, Depends(live)]
 
 
+@contextlib.contextmanager
+def database() -> Iterator[None]:
+    """Around a route's database reads: unreachable -> 503 ``database_unavailable``."""
+    try:
+        yield
+    except money.UNREACHABLE as err:
+        raise money.Unavailable("the database cannot be reached right now; "
+                                "try again shortly") from err
+
+
 def install_errors(app: FastAPI) -> None:
     """TableError -> its HTTP status; a 422 names the field like FastAPI's own validation.
     Redis unreachable (or cut mid-request) -> 503 ``redis_unavailable``: the request may or may
@@ -53,7 +74,18 @@ def install_errors(app: FastAPI) -> None:
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         if exc.field is not None:
             loc = ["body", *exc.field.split(".")]
-            body = {"detail": [{"loc": loc, "msg": exc.message, "type": exc.code}]}
+            body: dict[str, Any] = {"detail": [{"loc": loc, "msg": exc.message,
+                                                "type": exc.code}]}
         else:
             body = {"detail": exc.message, "code": exc.code}
-        return JSONResponse(body, status_code=exc.status)
+        return JSONResponse(body, status_code=exc.status, headers=_retry(exc.status))
+
+    @app.exception_handler(money.Unavailable)
+    async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=503,
+                            headers=_retry(503))
+
+
+def _retry(status: int) -> dict[str, str] | None:
+    """A 503 (an outage) says when to try again."""
+    return {"Retry-After": "5"} if status == 503 else None

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, field_validator
+from pydantic_core import PydanticCustomError
 
-from app.services.players import check_name
+from app.services.players import BadName, check_name
 
 from .deps import Live, Player
 
@@ -18,7 +19,11 @@ class NewPlayer(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        return check_name(value)
+        """422 naming the field, its ``type`` the reason: ``bad_name`` or ``bot_name``."""
+        try:
+            return check_name(value)
+        except BadName as e:
+            raise PydanticCustomError(e.code, e.message) from None
 
 
 class PlayerOut(BaseModel):

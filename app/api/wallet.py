@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 
 from app.services import money, table_money
 
-from .deps import Player
+from .deps import Player, database
 
 router = APIRouter(tags=["money"])
 
@@ -33,7 +33,8 @@ def player_id(player: dict) -> int:
 async def my_wallet(player: Player, db: Db) -> dict:
     """Balance, chips on each table (as the ledger has them) and the latest ledger lines."""
     try:
-        return (await money.wallet(db, player_id(player))).to_json()
+        with database():
+            return (await money.wallet(db, player_id(player))).to_json()
     except money.UnknownPlayer as err:
         raise HTTPException(404, err.message) from None
 
@@ -47,7 +48,8 @@ async def audit(request: Request, db: Db) -> dict:
     given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
         raise HTTPException(403, "the admin token is required (setting MEJA_ADMIN_TOKEN)")
-    report = await money.audit(db)
+    with database():
+        report = await money.audit(db)
     report["outbox_backlog"] = backlog = await live.outbox.backlog()
     report["stacks_in_redis"] = in_redis = await table_money.stacks_in_redis(live.store)
     if backlog == 0:  # everything written: the ledger's stacks are the tables' stacks

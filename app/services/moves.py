@@ -45,7 +45,7 @@ class Moves:
         if snap.doc["status"] == D.TableStatus.CLOSED:
             return error_reply(cmd, "table_closed", f"table {tid} is closed")
         if v != snap.v:
-            first = await self.store.command_result(tid, cmd)
+            first = await self.store.command_result(tid, pid, cmd)
             if first is not None:
                 return {"type": "ack", "cmd": cmd, "v": first}
             return error_reply(cmd, "stale", f"the table is at version {snap.v}, not {v}")
@@ -71,7 +71,7 @@ class Moves:
             return ch
 
         try:
-            res, _ = await self.writer.change(tid, build, snap=snap, cmd=cmd, retry=False)
+            res, _ = await self.writer.change(tid, build, snap=snap, cmd=(pid, cmd), retry=False)
         except (GameError, TableError) as e:
             return error_reply(cmd, e.code, e.message)
         assert res is not None

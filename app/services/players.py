@@ -11,9 +11,13 @@ With a database (always, in the app) a guest is a ``player`` row with a wallet
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
+import re
 import secrets
+import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -25,18 +29,44 @@ from app.store.keys import Keys
 
 NAME_MIN, NAME_MAX = 2, 24
 NAME_EXTRA = " _-.'"
+# Letters of other scripts drawn like the Latin ones of "bot" (after casefolding); NFKC
+# already folds the fullwidth and mathematical ones (Ｂｏｔ, 𝐁𝐨𝐭).
+LOOK_ALIKE = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": "o", "т": "t",
+                            "τ": "t"})
+BOT_LIKE = re.compile(r"b[o0]t(\d|$)")  # bots are "Bot 1", "Bot 2", ... (services/lobby.py)
+
+
+class BadName(ValueError):
+    """A refused display name; ``code``: ``bad_name`` or ``bot_name`` (it imitates a bot)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 def check_name(name: str) -> str:
-    """A display name: 2-24 letters, digits, spaces and ``_-.'``; ValueError otherwise."""
+    """A display name: 2-24 letters, digits, spaces and ``_-.'``, NFKC-normalised (so a
+    fullwidth or mathematical letter is stored as the plain one it stands for), that does not
+    read as a bot's (``Bot 2``, ``bot2``, ``B0T-2``, Cyrillic ``Вот 2``); BadName otherwise."""
+    name = unicodedata.normalize("NFKC", name)
     if any(c.isspace() and c != " " for c in name):
-        raise ValueError("a name is one line of plain spaces and characters")
+        raise BadName("bad_name", "a name is one line of plain spaces and characters")
     name = " ".join(name.split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+        raise BadName("bad_name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
     if not all(c.isalnum() or c in NAME_EXTRA for c in name) or not any(c.isalnum() for c in name):
-        raise ValueError("a name uses letters, digits, spaces and _ - . ' only")
+        raise BadName("bad_name", "a name uses letters, digits, spaces and _ - . ' only")
+    if BOT_LIKE.match(_skeleton(name)):
+        raise BadName("bot_name", "a name may not look like a bot's (Bot 1, Bot 2, ...)")
     return name
+
+
+def _skeleton(name: str) -> str:
+    """What a name looks like: casefolded, look-alike letters and every script's digits as
+    the ASCII ones, separators dropped."""
+    folded = name.casefold().translate(LOOK_ALIKE)
+    return "".join(str(unicodedata.decimal(c)) if unicodedata.decimal(c, None) is not None
+                   else c for c in folded if c not in NAME_EXTRA)
 
 
 def _b64(data: bytes) -> str:
@@ -71,8 +101,10 @@ class Players:
         """With a database (chips & records): the player row, the wallet and the starting
         grant (``money.register_player``); the id is the database's. Redis caches the name."""
         name = check_name(name)
+        pid: int | str
         if self.db is not None:
-            pid = (await money.register_player(self.db, name, grant=self.grant)).id
+            with _reachable():
+                pid = (await money.register_player(self.db, name, grant=self.grant)).id
         else:
             pid = "g" + secrets.token_hex(8)
         player = {"id": pid, "name": name}
@@ -85,10 +117,21 @@ class Players:
             return None
         raw = await self.redis.get(self.keys.player(pid))
         if raw is None and self.db is not None and type(pid) is int:
-            async with self.db() as session:  # Redis lost its cache: the database knows
-                row = await session.get(PlayerRow, pid)
+            with _reachable():
+                async with self.db() as session:  # Redis lost its cache: the database knows
+                    row = await session.get(PlayerRow, pid)
             if row is None:
                 return None
             raw = orjson.dumps({"id": row.id, "name": row.name})
             await self.redis.set(self.keys.player(pid), raw)
         return orjson.loads(raw) if raw else None
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """A database that cannot be reached is ``money.Unavailable`` (HTTP 503)."""
+    try:
+        yield
+    except money.UNREACHABLE as err:
+        raise money.Unavailable("players cannot be registered or looked up right now "
+                                "(database unreachable); try again shortly") from err

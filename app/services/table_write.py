@@ -71,10 +71,11 @@ class TableWriter:
         return D.begin(snap.doc, D.state_of(snap))
 
     async def change(self, tid: str, build: Build, *, snap: Snapshot | None = None,
-                     cmd: str | None = None, retry: bool = True
+                     cmd: tuple[Any, str] | None = None, retry: bool = True
                      ) -> tuple[CasResult | None, D.Change | None]:
         """Build and write one change; ``(None, None)`` when ``build`` found nothing to do.
-        ``cmd``: the client command id the script records, so a command is applied once."""
+        ``cmd``: (player, client command id), recorded by the script, so a player's command is
+        applied once."""
         snap = snap or await self.store.snapshot(tid)
         for attempt in range(2):
             if snap is None:

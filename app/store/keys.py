@@ -51,7 +51,7 @@ class Keys:
         is added when its table is created and closed, and removed once it is drained."""
         return f"{self.prefix}outbox:streams"
 
-    def player(self, pid: str) -> str:
+    def player(self, pid: int | str) -> str:
         return f"{self.prefix}player:{pid}"
 
     @property

@@ -143,9 +143,10 @@ class TableStore:
         return [Snapshot(tid, int(v), orjson.loads(doc))
                 for tid, (v, doc) in zip(tids, rows) if v is not None]
 
-    async def command_result(self, tid: str, cmd: str) -> int | None:
+    async def command_result(self, tid: str, player: Any, cmd: str) -> int | None:
+        """The version a player's command first produced (None: not applied, or expired)."""
         self._trip()
-        first = await self.redis.get(self.keys.command(tid, cmd))
+        first = await self.redis.get(self.keys.command(tid, _command_id(player, cmd)))
         return int(first) if first is not None else None
 
     async def events_since(self, tid: str, after: int, upto: int) -> list[tuple[int, list]] | None:
@@ -191,11 +192,11 @@ class TableStore:
         return [orjson.loads(x) for x in rows]
 
     # --- writing -------------------------------------------------------------------------------
-    def script_keys(self, tid: str, match_no: int, cmd: str | None) -> list[str]:
+    def script_keys(self, tid: str, match_no: int, cmd: tuple[Any, str] | None) -> list[str]:
         """The KEYS of scripts/cas.lua: all under the table's hash tag (one Cluster slot)."""
         k = self.keys
         return [k.table(tid), k.events(tid), k.outbox(tid), k.log(tid, match_no),
-                k.command(tid, cmd or "-")]
+                k.command(tid, _command_id(*cmd) if cmd else "-")]
 
     async def cas(
         self,
@@ -204,7 +205,7 @@ class TableStore:
         doc: Any,
         *,
         events: list[dict[str, Any]],
-        cmd: str | None = None,
+        cmd: tuple[Any, str] | None = None,
         deadline_ms: int | None = None,
         log: Sequence[bytes] = (),
         match_no: int = 0,
@@ -213,7 +214,11 @@ class TableStore:
         expire: int | None = None,
         repair: bool = True,
     ) -> CasResult:
-        """``log`` and ``outbox``: the action log's and the outbox's new entries, as JSON (the
+        """``cmd``: (player, command id) of a player's move, applied at most once: a second
+        compare-and-set with the same pair answers "dup" with the first one's version. The
+        pair, not the id alone: ids are the clients' own, and another player's move that
+        reused one would be dropped as a duplicate.
+        ``log`` and ``outbox``: the action log's and the outbox's new entries, as JSON (the
         caller keeps the same lines with its snapshot, app/services/table_write.py).
         ``live``: "" leaves the lobby registry alone, a score adds the table (creation), "-"
         removes it once this change won (closing; ``expire`` then sets the keys' TTL).
@@ -319,3 +324,9 @@ class TableStore:
         if snap.tid in self.heard and (old is None or old.v <= snap.v):
             self.cache[snap.tid] = snap
         return snap
+
+
+def _command_id(player: Any, cmd: str) -> str:
+    """A command's record is per player: ``<player>:<id>`` (the ids of players, who send
+    commands, hold no colon, so the pair reads back one way only)."""
+    return f"{player}:{cmd}"

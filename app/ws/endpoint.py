@@ -1,13 +1,28 @@
 """The table socket ``/ws/tables/{table_id}``: authenticate, then parse -> service -> answer.
 
-- ``Origin``: a browser's Origin must be the server's own or one of ``allowed_origins``
-  (otherwise the handshake is refused: HTTP 403). Clients that send no Origin (not
-  browsers) are not subject to it.
+- ``Origin``: a browser's Origin must be one the server trusts (``Settings.trusts_origin``:
+  its own, or one of ``allowed_origins``; otherwise the handshake is refused: HTTP 403).
+  Clients that send no Origin (not browsers) are not subject to it.
 - Token: ``?token=`` (browsers cannot set headers on a socket) or the HttpOnly cookie. A bad or
   forged token is refused the same way; no token makes the socket a spectator.
 - ``?v=<last seen>`` on connect sends the missed events with the fresh state.
-Outgoing messages go through a bounded queue per socket, so a slow client never holds up the
-table's fan-out; one that falls too far behind is closed (it reconnects and syncs).
+Outgoing messages are serialised once, when queued, and wait as JSON bytes; what one socket may
+have waiting is bounded in bytes (``socket_backlog_bytes``), so a client that reads slowly or
+never cannot take the server's memory and never holds up the table's fan-out. One that falls
+that far behind is closed with 1013 (it reconnects and syncs). A ``sync`` answer (a fresh state
+with up to ``event_stream_len`` versions of events, some 50 KiB) is built once per table
+version, from-version and seat, and repeated syncs are answered with the same bytes.
+
+No socket outlives its client, so file descriptors cannot be used up:
+- a socket whose backlog does not move (one send, or its closing, not done after
+  ``send_timeout`` seconds: the client reads nothing) is dropped;
+- a client silent for ``ping_interval`` seconds is sent ``{"type": "ping"}`` and dropped when
+  it sends nothing within ``ping_timeout`` more (it answers ``{"type": "pong"}``; any message
+  counts). An app message, not a protocol ping: an ASGI app never sees protocol pongs (the
+  server answers and checks them itself), and uvicorn's own pong deadline ends in a graceful
+  close, which waits for the peer to read what is queued: a peer that reads nothing keeps its
+  descriptor for good. The deadline must be the app's.
+"Dropped" is an abort (TCP reset, ``_abort``): a close frame would wait behind the backlog.
 """
 
 from __future__ import annotations
@@ -15,66 +30,145 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import MutableMapping
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from app.services import money
 from app.services.table_errors import error_reply
 
 from . import protocol as P
 
 router = APIRouter()
-QUEUE = 256
+PING = orjson.dumps({"type": "ping"})
 
 
 class Conn:
-    """One socket. Outgoing messages wait in a plain list; a writer task sends them and ends
-    when none is left, so an idle socket holds no task, queue or future (its memory matters at
-    20,000 sockets, issue 10)."""
+    """One socket. Outgoing messages wait in a plain list as JSON bytes; a writer task sends
+    them and ends when none is left, so an idle socket holds no task, queue or future (its
+    memory matters at 20,000 sockets, issue 10), only the timer of its deadlines."""
 
-    __slots__ = ("ws", "player", "pid", "last_v", "_out", "_writer", "_closing")
+    __slots__ = ("ws", "player", "pid", "_v", "settings", "heard", "_out", "_bytes",
+                 "_writer", "_closing", "_sending", "_pinged", "_timer")
 
-    def __init__(self, ws: WebSocket, player: dict | None):
+    def __init__(self, ws: WebSocket, player: dict | None, settings):
         self.ws = ws
         self.player = player
         self.pid = player["id"] if player else None
-        self.last_v = -1  # -1 until the first state is sent; the fan-out skips it till then
-        self._out: list[dict[str, Any]] = []
+        self._v = -1  # -1 until the first state is sent; the fan-out skips it till then
+        self.settings = settings  # the process's (one object for every socket)
+        self._out: list[bytes] = []
+        self._bytes = 0
         self._writer: asyncio.Task | None = None
         self._closing = False
+        self._sending: float | None = None  # when the send in progress began
+        loop = asyncio.get_running_loop()
+        self.heard = loop.time()  # the client's last message
+        self._pinged = False
+        self._timer = loop.call_later(self._tick(), self._check)
+
+    @property
+    def last_v(self) -> int:
+        """The version of the newest state queued. It only goes up: the fan-out (pub/sub) and
+        this socket's own sync answers are built concurrently, and whichever is queued last
+        may be the older one."""
+        return self._v
+
+    @last_v.setter
+    def last_v(self, v: int) -> None:
+        self._v = max(self._v, v)
 
     def push(self, msg: dict[str, Any]) -> None:
+        """Queue a message (an answer, or the fan-out's state). A state no newer than the one
+        already queued is dropped: its events went out with that one."""
+        if msg.get("type") == "state" and msg["v"] <= self._v:
+            return
+        self.push_json(orjson.dumps(msg))
+
+    def push_json(self, data: bytes) -> None:
+        """Queue one message, already serialised (a cached sync answer, a chat line: the same
+        bytes for every socket). Past ``socket_backlog_bytes`` waiting, the socket is too far
+        behind: the backlog is dropped and the socket closed. A message larger than the limit
+        on its own still goes out once nothing else waits."""
         if self._closing:
             return
-        if len(self._out) >= QUEUE:  # too far behind: drop the backlog and close
-            self._out = []
+        if self._out and self._bytes + len(data) > self.settings.socket_backlog_bytes:
+            self._out, self._bytes = [], 0
             self._closing = True
         else:
-            self._out.append(msg)
+            self._out.append(data)
+            self._bytes += len(data)
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
+    def hear(self) -> None:
+        """The client sent something: it is alive (the ping deadline starts again)."""
+        self.heard = asyncio.get_running_loop().time()
+        self._pinged = False
+
     async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while self._out:
                 batch, self._out = self._out, []
-                for msg in batch:
+                for data in batch:
                     if self._closing:  # fell too far behind meanwhile: the rest is dropped
                         break
-                    await self.ws.send_text(orjson.dumps(msg).decode())
+                    self._sending = loop.time()
+                    await self.ws.send_text(data.decode())
+                    self._sending = None
+                    self._bytes -= len(data)
             if self._closing:
+                self._sending = loop.time()
                 await self.ws.close(code=1013)
         except Exception:  # the socket is gone; its receive loop ends the connection
             self._closing = True
-            self._out = []
+            self._out, self._bytes = [], 0
         finally:
+            self._sending = None
             self._writer = None
+
+    def _tick(self) -> float:
+        s = self.settings
+        return min(s.send_timeout, s.ping_interval, s.ping_timeout) / 2
+
+    def _check(self) -> None:
+        """Every tick: drop a socket whose backlog does not move or whose client stays silent
+        past its ping; ping a client silent for ``ping_interval``."""
+        s = self.settings
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._sending is not None and now - self._sending > s.send_timeout:
+            return self._abort()
+        silent = now - self.heard
+        if silent > s.ping_interval + s.ping_timeout:
+            return self._abort()
+        if silent > s.ping_interval and not self._pinged:
+            self._pinged = True
+            self.push_json(PING)
+        self._timer = loop.call_later(self._tick(), self._check)
+
+    def _abort(self) -> None:
+        self._closing = True
+        self._out, self._bytes = [], 0
+        transport = _transport(self.ws)
+        if transport is not None:
+            transport.abort()
+
+    def linger(self) -> None:
+        """The socket is done with (closed by either side). A close frame still waiting
+        behind a backlog the peer does not read would keep the connection for good: it is
+        aborted ``send_timeout`` seconds on, unless gone by then."""
+        transport = _transport(self.ws)
+        if transport is not None and not transport.is_closing():
+            asyncio.get_running_loop().call_later(self.settings.send_timeout, transport.abort)
 
     async def stop(self) -> None:
         self._closing = True
+        self._timer.cancel()
         writer = self._writer
         if writer is not None:
             writer.cancel()
@@ -82,40 +176,52 @@ class Conn:
                 await writer
 
 
-def origin_ok(ws: WebSocket, allowed: list[str]) -> bool:
+def _transport(ws: WebSocket) -> asyncio.Transport | None:
+    """The connection's transport, to drop it at once (the peer sees a reset). ASGI has no
+    way to: a close frame waits behind the backlog, and asyncio's ``transport.close`` flushes
+    first, so for a peer that reads nothing both wait for good. uvicorn's protocol object owns
+    the ``receive`` callable it hands the app (Starlette passes it on as is) and holds the
+    transport; aborting it ends the receive loop with a disconnect."""
+    return getattr(getattr(ws._receive, "__self__", None), "transport", None)
+
+
+def origin_ok(ws: WebSocket, settings) -> bool:
     origin = ws.headers.get("origin")
-    if origin is None or origin in allowed:
-        return True
-    return urlsplit(origin).netloc == ws.headers.get("host")
+    return origin is None or settings.trusts_origin(origin, ws.headers.get("host"))
 
 
 async def table_socket(ws: WebSocket) -> None:
     tid = ws.path_params["tid"]
     live = ws.app.state.live
     settings = live.settings
-    if not origin_ok(ws, settings.allowed_origins):
+    if not origin_ok(ws, settings):
         await ws.close(code=4403)
         return
     token = ws.query_params.get("token") or ws.cookies.get(settings.cookie_name)
-    player = await live.players.from_token(token) if token else None
+    try:
+        player = await live.players.from_token(token) if token else None
+    except money.Unavailable:  # the player is not cached and the database is down
+        await ws.accept()
+        await ws.close(code=1013)  # "try again later"
+        return
     if token and player is None:
         await ws.close(code=4401)
         return
     await ws.accept()
-    conn = Conn(ws, player)
+    conn = Conn(ws, player, settings)
     try:
         if await live.hub.join(tid, conn) is None:
             conn.push({"type": "error", "cmd": None, "code": "not_found",
                        "message": f"no table {tid}"})
             return
-        since = ws.query_params.get("v")
-        await _send_state(live, tid, conn, int(since) if since and since.isdigit() else None)
+        await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         await _serve(live, tid, conn)
     except WebSocketDisconnect:
         pass
     finally:
         await live.hub.leave(tid, conn)
         await conn.stop()
+        conn.linger()
 
 
 
@@ -124,9 +230,18 @@ async def table_socket(ws: WebSocket) -> None:
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
-    msg = await live.views.sync_message(tid, conn.pid, since)
-    conn.push(msg)
-    conn.last_v = msg["v"]
+    """A fresh state with the events after ``since`` (connect, ``sync``). The answer is built
+    while the fan-out may queue a newer version: then it is built again at that one, so the
+    socket's states stay in version order."""
+    while True:
+        answer = await live.views.sync_answer(tid, conn.pid, since)
+        if answer is None:
+            return
+        v, data = answer
+        if v >= conn.last_v:
+            break
+    conn.push_json(data)
+    conn.last_v = v
     if live.store.heard_version(tid) > conn.last_v:  # a version arrived while we were sending
         await _send_state(live, tid, conn, conn.last_v)
 
@@ -138,26 +253,31 @@ async def _serve(live, tid: str, conn: Conn) -> None:
         raw = await conn.ws.receive()
         if raw["type"] == "websocket.disconnect":
             return
+        conn.hear()
         if not limiter.allow():
             conn.push(error_reply(None, "rate_limited", "too many messages; slow down"))
             continue
         await _handle(live, tid, conn, raw)
 
 
-async def _handle(live, tid: str, conn: Conn, raw: dict) -> None:
+async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> None:
     """One message. Its own function so that the parsed message is freed once answered, not
     kept by every socket until its next message (3,000 of them stayed in the collector's middle
     generation, issue 10)."""
     settings = live.settings
-    data = raw.get("text") if raw.get("text") is not None else raw.get("bytes") or b""
+    if raw.get("text") is None:  # a binary frame: the protocol is JSON text (protocol.py)
+        conn.push(error_reply(None, "bad_message", "messages are JSON in text frames"))
+        return
     try:
-        msg = P.parse(data, max_bytes=settings.max_message_bytes,
+        msg = P.parse(raw["text"], max_bytes=settings.max_message_bytes,
                       chat_max=settings.chat_max_chars)
     except P.BadMessage as e:
         conn.push(error_reply(None, "bad_message", str(e)))
         return
     if isinstance(msg, P.Ping):
         conn.push({"type": "pong"})
+    elif isinstance(msg, P.Pong):  # the answer to our ping: hearing it was the point
+        pass
     elif isinstance(msg, P.Act):
         if conn.pid is None:
             conn.push(error_reply(msg.cmd, "not_your_turn", "spectators do not play; sign in"))
@@ -172,7 +292,8 @@ async def _handle(live, tid: str, conn: Conn, raw: dict) -> None:
             return
         await _back(live, tid, conn)
         await live.hub.publish_chat(tid, {
-            "type": "chat", "name": conn.player["name"], "text": msg.text.strip(),
+            "type": "chat", "name": conn.player["name"] if conn.player else "",
+            "text": msg.text.strip(),
             "seat": live.views.seat_of(tid, conn.pid), "ts": int(time.time() * 1000)})
 
 
@@ -181,12 +302,21 @@ async def _back(live, tid: str, conn: Conn) -> None:
         await live.moves.back(tid, conn.pid)
 
 
+def _version(raw: str | None) -> int | None:
+    """``?v=``: a version in ASCII digits; anything else (``²``, ``٣``, 5,000 digits, which
+    ``int`` refuses) is ignored and the socket gets a fresh state."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18:
+        return int(raw)
+    return None
+
+
 
 
 async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
     """The hub's callback: chat goes to every socket as is; versions go through the fan-out."""
     if "chat" in message:
+        data = orjson.dumps(message["chat"])
         for s in socks:
-            s.push(message["chat"])
+            s.push_json(data)
     else:
         await live.views.fanout(tid, message, socks)

@@ -1,9 +1,15 @@
 """The client -> server messages of the table socket (DESIGN.md "WebSocket protocol").
 
-``parse`` turns raw text into one of the message classes or raises BadMessage: over the size
-limit, not JSON, not an object, an unknown ``type``, a missing, extra or mistyped field. Such a
-message is answered ``bad_message`` and never reaches the rules. ``RateLimiter`` is a token
+Messages are JSON objects in text frames; a binary frame is answered ``bad_message`` unread
+(whatever it holds: a client that sends them speaks another protocol). ``parse`` turns raw text
+into one of the message classes or raises BadMessage: over the size limit, not JSON, not an
+object, an unknown ``type``, a missing, extra or mistyped field. Such a message is answered
+``bad_message`` and never reaches the rules. ``RateLimiter`` is a token
 bucket per connection.
+
+Either side may ping: a client's ``{"type": "ping"}`` is answered ``{"type": "pong"}``, and the
+server sends ``{"type": "ping"}`` to a client silent for ``ping_interval`` seconds, which must
+answer (``{"type": "pong"}``; any message will do) within ``ping_timeout`` or be dropped.
 """
 
 from __future__ import annotations
@@ -43,16 +49,22 @@ class Ping:
     pass
 
 
+@dataclasses.dataclass(frozen=True)
+class Pong:
+    """The answer to the server's ``{"type": "ping"}`` (sent to a client silent for a while)."""
+
+
 FIELDS: dict[str, tuple[type, dict[str, type]]] = {
     "act": (Act, {"cmd": str, "v": int, "action": dict}),
     "sync": (Sync, {"v": int}),
     "chat": (Chat, {"text": str}),
     "ping": (Ping, {}),
+    "pong": (Pong, {}),
 }
 
 
-def parse(raw: str | bytes, *, max_bytes: int, chat_max: int) -> Act | Sync | Chat | Ping:
-    size = len(raw.encode() if isinstance(raw, str) else raw)
+def parse(raw: str, *, max_bytes: int, chat_max: int) -> Act | Sync | Chat | Ping | Pong:
+    size = len(raw.encode())
     if size > max_bytes:
         raise BadMessage(f"messages are at most {max_bytes} bytes")
     try:
@@ -66,7 +78,8 @@ def parse(raw: str | bytes, *, max_bytes: int, chat_max: int) -> Act | Sync | Ch
         raise BadMessage(f"'{data['type']}' takes the fields {', '.join(fields) or 'none'}")
     for name, tp in fields.items():
         value = data[name]
-        if not isinstance(value, tp) or (tp is int and (isinstance(value, bool) or value < 0)):
+        bad_int = tp is int and (isinstance(value, bool) or (isinstance(value, int) and value < 0))
+        if not isinstance(value, tp) or bad_int:
             raise BadMessage(f"'{name}' must be {'a whole number' if tp is int else tp.__name__}")
     msg = cls(**{name: data[name] for name in fields})
     if isinstance(msg, Act) and not 0 < len(msg.cmd) <= CMD_MAX:

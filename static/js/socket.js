@@ -111,6 +111,9 @@ export class TableSocket {
       case "chat":
         this.h.onChat?.(msg);
         break;
+      case "ping": // the server's, after a silence: a socket that does not answer is dropped
+        this._send({ type: "pong" });
+        break;
       default:
         this.h.onOther?.(msg);
     }

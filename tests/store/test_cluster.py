@@ -24,7 +24,7 @@ async def store(live_redis_url, live_prefix):
 
 
 def test_every_key_of_the_cas_script_is_in_the_table_slot(store):
-    keys = store.script_keys("abc123", 7, "cmd-1") + store.script_keys("abc123", 0, None)
+    keys = store.script_keys("abc123", 7, (5, "cmd-1")) + store.script_keys("abc123", 0, None)
     assert {key_slot(k.encode()) for k in keys} == {key_slot(store.keys.table("abc123").encode())}
     # the script names no key of its own: only KEYS[1..n], exactly the ones given above (a
     # global key such as clocks or tables:live added again would be KEYS[n+1] or a literal)
@@ -37,7 +37,7 @@ def test_every_key_of_the_cas_script_is_in_the_table_slot(store):
 async def test_the_cas_script_runs_when_the_server_checks_slots(store):
     """A cluster node refuses a script whose keys are in several slots (CROSSSLOT); a single
     Redis does not check, so check what the script really touched: one slot."""
-    res = await store.cas("t9", 0, {"a": 1}, events=[], cmd="c", deadline_ms=1000, log=[b"{}"],
+    res = await store.cas("t9", 0, {"a": 1}, events=[], cmd=(5, "c"), deadline_ms=1000, log=[b"{}"],
                           match_no=1, outbox=["{}"], live="5")
     assert res.status == "ok"
     tagged = [k async for k in store.redis.scan_iter(match=f"{store.keys.prefix}t:{{t9}}*")]
@@ -67,7 +67,7 @@ async def test_a_losing_cas_repairs_the_winners_clock_entry(store):
 async def test_a_winning_move_is_one_round_trip(store):
     await store.cas("t2", 0, {"n": 0}, events=[])
     before = store.round_trips
-    res = await store.cas("t2", 1, {"n": 1}, events=[], deadline_ms=7, cmd="x")
+    res = await store.cas("t2", 1, {"n": 1}, events=[], deadline_ms=7, cmd=(5, "x"))
     assert res.status == "ok" and store.round_trips - before == 1
 
 

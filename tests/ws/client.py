@@ -7,7 +7,10 @@ among the legal actions in that view, and keeps every message it received for th
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 import random
+import socket
 import uuid
 from typing import Any
 
@@ -77,11 +80,15 @@ class SeatClient:
         if self.ws is not None:
             await self.ws.close()
 
-    async def send(self, msg: dict | str) -> None:
-        await self.ws.send(msg if isinstance(msg, str) else orjson.dumps(msg).decode())
+    async def send(self, msg: dict | str | bytes) -> None:
+        """A dict as JSON text; str as is (a text frame); bytes as a binary frame."""
+        await self.ws.send(msg if isinstance(msg, str | bytes) else orjson.dumps(msg).decode())
 
     async def recv(self, timeout: float = 10) -> dict:
         msg = orjson.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        while msg["type"] == "ping":  # the server's: answered as the browser client does
+            await self.send({"type": "pong"})
+            msg = orjson.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.messages.append(msg)
         if msg["type"] == "state" and (self.latest is None or msg["v"] >= self.latest["v"]):
             self.latest = msg
@@ -181,3 +188,40 @@ async def check_replay(srv, tid: str, clients, watcher, match_no: int = 1) -> di
 def _current_round(events: list[dict]) -> list[dict]:
     ends = [i for i, e in enumerate(events) if e.get("type") in ROUND_END_EVENTS]
     return events[ends[-1] + 1:] if ends else events
+
+
+class DeafClient:
+    """A table socket that never reads once connected: a raw TCP connection with a small
+    receive buffer that does the WebSocket handshake and then only writes (masked text
+    frames). Client libraries keep reading control frames (or whole buffers) behind the
+    application's back; this one lets the server's answers pile up for good."""
+
+    def __init__(self, port: int, path: str):
+        self.port, self.path = port, path
+
+    async def connect(self) -> DeafClient:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
+        self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=4096)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.writer.write((f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                           "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                           ).encode())
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        return self
+
+    async def send(self, text: str) -> None:
+        """One text frame; ConnectionError once the server dropped the connection."""
+        data, mask = text.encode(), os.urandom(4)
+        n = len(data)
+        head = bytes([0x81, 0x80 | n]) if n < 126 else bytes([0x81, 0x80 | 126]) + \
+            n.to_bytes(2, "big")
+        self.writer.write(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+        await self.writer.drain()
+
+    def close(self) -> None:
+        self.writer.transport.abort()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import orjson
 import pytest
 import websockets
 
@@ -106,6 +107,25 @@ async def test_replayed_command_gets_its_first_answer_and_applies_once(table):
     assert [e["by"] for e in log].count("player") == 1
 
 
+async def test_a_command_id_is_the_players_own(table):
+    """B reusing the id A gave a move is B's own command: applied, not answered with A's."""
+    srv, tid, clients, _, http = table
+    a, b = turn(clients)
+    v = a.latest["v"]
+    await a.send({"type": "act", "cmd": "same", "v": v, "action": a.latest["view"]["legal"][0]})
+    assert await a.until(lambda m: m["type"] in ("ack", "error")) == {
+        "type": "ack", "cmd": "same", "v": v + 1}
+    await b.until(lambda m: m["type"] == "state" and m["v"] == v + 1)
+    assert b.my_turn()
+    await b.send({"type": "act", "cmd": "same", "v": v + 1,
+                  "action": b.latest["view"]["legal"][0]})
+    assert await b.until(lambda m: m["type"] in ("ack", "error")) == {
+        "type": "ack", "cmd": "same", "v": v + 2}
+    assert await version(http, tid) >= v + 2
+    log = await srv.live.store.action_log(tid, 1)
+    assert [e["v"] for e in log if e["by"] == "player"] == [v + 1, v + 2]
+
+
 @pytest.mark.parametrize("raw", [
     "not json",
     "[1, 2]",
@@ -125,6 +145,17 @@ async def test_malformed_messages_get_bad_message(table, raw):
     await refused(clients[0], raw, "bad_message", http, tid)
     await clients[0].send({"type": "ping"})  # the connection is still fine
     assert (await clients[0].until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
+
+
+async def test_a_binary_frame_gets_bad_message_even_holding_a_valid_message(table):
+    srv, tid, clients, _, http = table
+    mover, _ = turn(clients)
+    move = {"type": "act", "cmd": "bin", "v": mover.latest["v"],
+            "action": mover.latest["view"]["legal"][0]}
+    answer = await refused(mover, orjson.dumps(move), "bad_message", http, tid)
+    assert "text" in answer["message"]
+    await mover.send(move)  # the same as text is played
+    assert (await mover.until(lambda m: m["type"] in ("ack", "error")))["type"] == "ack"
 
 
 async def test_flood_is_rate_limited_and_changes_nothing(table):
@@ -154,13 +185,17 @@ async def test_bad_or_forged_token_is_refused(table):
     assert r.status_code == 401
 
 
-async def test_wrong_origin_is_refused(table):
+async def test_wrong_origin_is_refused(table, live_server):
     srv, tid, clients, _, http = table
     with pytest.raises(websockets.InvalidStatus):
         await SeatClient(srv.ws_url, tid, clients[0].token).connect(
             origin="http://evil.example")
-    ok = await SeatClient(srv.ws_url, tid, clients[0].token).connect(
-        origin=srv.settings.allowed_origins[0])
+    with pytest.raises(websockets.InvalidStatus):  # trusted in the embedded mode only
+        await SeatClient(srv.ws_url, tid, clients[0].token).connect(
+            origin="http://localhost:8000")
+    other = await live_server(allowed_origins=["https://meja.example"])
+    ok = await SeatClient(other.ws_url, tid, clients[0].token).connect(
+        origin="https://meja.example")
     assert (await ok.recv())["type"] == "state"
     same = await SeatClient(srv.ws_url, tid, None).connect(origin=srv.url)
     assert (await same.recv())["type"] == "state"
@@ -175,3 +210,17 @@ async def test_spectator_and_unknown_table(live_server):
     msg = await c.recv()
     assert msg["type"] == "error" and msg["code"] == "not_found"
     await c.close()
+
+
+@pytest.mark.parametrize("since", ["%C2%B2", "%D9%A3", "9" * 5000, "-1", "1e3"],
+                         ids=["superscript-two", "arabic-three", "5000-digits", "minus", "exp"])
+async def test_a_version_not_in_ascii_digits_gets_a_fresh_state(live_server, since):
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, auth = await register(http, "Odd Digits")
+        tid = (await http.post("/api/tables", headers=auth,
+                               json={"game": "cross", "seats": 2})).json()["id"]
+    async with websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?v={since}") as ws:
+        msg = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
+        # a fresh state, with the recent events a new socket gets (table_views.RECENT)
+        assert msg["type"] == "state" and msg["v"] == 1 and msg["events"] == [{"type": "created"}]

@@ -2,7 +2,8 @@
 -- Only keys with the table's hash tag {table_id}, so the script runs on a Redis Cluster: the
 -- global indexes (clocks, tables:live) are written by the caller in the same pipeline
 -- (app/store/tables.py explains why that is safe). tests/store/test_cluster.py checks it.
--- KEYS: 1 table hash, 2 event stream, 3 outbox stream, 4 action log, 5 command key
+-- KEYS: 1 table hash, 2 event stream, 3 outbox stream, 4 action log, 5 command key (one per
+--       player and command id: another player's move that reused an id is its own command)
 -- ARGV: 1 table id, 2 expected version, 3 new doc, 4 has command ("1"/"0"), 5 events (JSON
 --       array), 6 deadline ms ("" = none; kept as the hash's field "at"), 7 channel,
 --       8 stream length, 9 command ttl s, 10 expire s ("" = none: the table closes),

@@ -1,0 +1,41 @@
+"""Display names are NFKC-normalised, and names that read as a bot's are refused (422, the
+field named, ``type`` ``bot_name``): a player cannot pass for the table's bots."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+
+@pytest.fixture
+async def http(live_server):
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as client:
+        yield client
+
+
+@pytest.mark.parametrize("name", ["Bot 2", "bot2", "BOT", "B0t-3", "Ｂｏｔ　２", "𝐁𝐨𝐭 𝟐",
+                                  "Вот 2", "Bot ٢", "bot.12"])
+async def test_names_that_imitate_a_bot_are_refused(http, name):
+    r = await http.post("/api/players", json={"name": name})
+    assert r.status_code == 422, (name, r.text)
+    [err] = r.json()["detail"]
+    assert err["loc"] == ["body", "name"] and err["type"] == "bot_name", err
+
+
+@pytest.mark.parametrize(("given", "kept"), [("Ｓａｒｉ", "Sari"), ("𝐃𝐞𝐰𝐢", "Dewi"),
+                                             ("Botak", "Botak"), ("Robot 2", "Robot 2"),
+                                             ("Budi  Santoso", "Budi Santoso")])
+async def test_names_are_kept_normalised(http, given, kept):
+    r = await http.post("/api/players", json={"name": given})
+    assert r.status_code == 201, r.text
+    assert r.json()["player"]["name"] == kept
+    me = await http.get("/api/players/me",
+                        headers={"Authorization": f"Bearer {r.json()['token']}"})
+    assert me.json()["name"] == kept
+
+
+async def test_other_bad_names_say_so(http):
+    for name in ("x", "a\nb", "<script>", "x" * 30):
+        r = await http.post("/api/players", json={"name": name})
+        assert r.status_code == 422 and r.json()["detail"][0]["type"] == "bad_name", name
