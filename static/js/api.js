@@ -7,6 +7,14 @@ export class ApiError extends Error {
     super(ApiError.text(body) || `HTTP ${status}`);
     this.status = status;
     this.body = body;
+    this.code = ApiError.codeOf(body);
+  }
+
+  /** The stable code: `code`, or the type of a 422's first `detail` (the field's problem). */
+  static codeOf(body) {
+    if (body && typeof body.code === "string") return body.code;
+    const d = body && body.detail;
+    return Array.isArray(d) && d[0] && typeof d[0].type === "string" ? d[0].type : null;
   }
 
   static text(body) {

@@ -6,6 +6,7 @@ import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
 import { api, auth, ApiError } from "./api.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
+import { errorText } from "./errors.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -18,10 +19,6 @@ export function toast(text, kind = "info") {
   setTimeout(() => el.remove(), 4500);
 }
 
-export function errorText(err) {
-  if (err instanceof ApiError) return t("error.generic", { msg: err.message });
-  return t("error.network");
-}
 
 async function refreshMe() {
   if (!auth.token) return;
@@ -64,14 +61,14 @@ function header() {
 function welcome() {
   const err = h("p", { class: "error", role: "alert" });
   const input = h("input", {
-    name: "name", maxlength: 20, required: true, autocomplete: "nickname",
+    name: "name", minlength: 2, maxlength: 24, required: true, autocomplete: "nickname",
     placeholder: t("welcome.name"), "aria-label": t("welcome.name"),
   });
   const form = h("form", {
     class: "welcome card", onsubmit: async (e) => {
       e.preventDefault();
       const name = input.value.trim();
-      if (!name || name.length > 20) { err.textContent = t("welcome.bad_name"); return; }
+      if (name.length < 2 || name.length > 24) { err.textContent = t("welcome.bad_name"); return; }
       try {
         const res = await api.register(name);
         auth.token = res.token;

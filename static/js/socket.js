@@ -96,7 +96,7 @@ export class TableSocket {
     try { msg = JSON.parse(data); } catch { return; }
     switch (msg.type) {
       case "state":
-        if (this.v !== null && typeof msg.v === "number" && msg.v < this.v && !msg.full) return;
+        if (this.v !== null && typeof msg.v === "number" && msg.v < this.v) return;
         if (typeof msg.v === "number") this.v = msg.v;
         this.h.onState?.(msg);
         break;

@@ -12,6 +12,7 @@ import { tileSvg, backsSvg } from "./tiles.js";
 import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
 import { api } from "./api.js";
+import { codeText, errorText } from "./errors.js";
 import { descriptor, loadCatalog } from "./catalog.js";
 import { clockEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
@@ -69,7 +70,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     onState(msg) { receive(msg); },
     onError(msg) {
       if (msg.code === "stale") { sock.resync(); return; } // the table moved on: catch up
-      store.set({ error: msg.message || msg.code });
+      store.set({ error: codeText(msg.code) });
     },
     onAck() {},
     onAuthFail() { onAuthFail?.(); },
@@ -193,7 +194,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     try {
       await fn();
       store.set({ error: null });
-    } catch (err) { store.set({ error: err.message }); }
+    } catch (err) { store.set({ error: errorText(err) }); }
   }
 
   // ---- regions ----------------------------------------------------------------------------
@@ -265,7 +266,6 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     const flags = [];
     if (info.bot) flags.push(h("span", { class: "tag" }, t("table.bot")));
     if (info.away) flags.push(h("span", { class: "tag tag-warn" }, t("table.away")));
-    if (info.connected === false && !info.bot) flags.push(h("span", { class: "tag tag-warn" }, t("table.offline")));
     const count = v.hand_counts ? v.hand_counts[seat] : null;
     return h("div", {
       class: `plate pos-${at} ${v.to_act === seat && !isOver() ? "active" : ""} ${extra.cls || ""}`,
