@@ -99,6 +99,8 @@ class Conns:
                     self.first_state += 1
                 elif kind == "pong":
                     self.pongs += 1
+                elif kind == "ping":  # the server drops a socket that answers no ping
+                    await ws.send('{"type":"pong"}')
         except websockets.ConnectionClosed:
             pass
         self.closed += 1
