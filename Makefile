@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test system-deps bench simulate clean
+.PHONY: run test check lint system-deps bench simulate clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,12 +27,23 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-test: $(STAMP) system-deps
+# Lint, format, the layers (import-linter), types (mypy) and the client's pure functions.
+lint: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
+	$(PY) -m ruff format --check app tests bench
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	node --test tests/js/
+
+# Everything CI runs (.ci/run): the checks above and the whole suite, browsers included.
+test: lint
 	$(PY) -m pytest -q
+
+# The inner loop, a couple of minutes: the checks and the tests that start no server (the
+# rules, the table document, the store and the database); `make test` before a merge.
+check: lint
+	$(PY) -m pytest -q -m "not e2e and not slow" tests/games tests/test_architecture.py \
+	  tests/services/test_table_doc.py tests/store tests/db
 
 simulate: $(STAMP)
 	$(PY) -m app simulate --game gaple --players 4 --rounds 1000

@@ -26,7 +26,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.games import tiles as T
+from app.games.base import Step
 from app.games.cross import KEEP_IN_BONEYARD, hand_size, round_points
+from app.games.errors import GameError
 from app.games.moon import scoring as S
 from app.games.registry import available, get_ruleset
 
@@ -322,7 +324,10 @@ class _Broken:
 
     def apply(self, state, seat, action):
         if self.fault == "accepts anything" and self.rs.to_act(state) is not None:
-            return self.rs._apply(state, seat, action)
+            try:
+                return self.rs.apply(state, seat, action)
+            except GameError:  # accepted anyway: the state stays as it was
+                return Step(state, ())
         return self.rs.apply(state, seat, action)
 
 
