@@ -112,7 +112,7 @@ class Settings(BaseSettings):
     def _async_driver(cls, url: str) -> str:
         for plain in ("postgresql://", "postgres://"):
             if url.startswith(plain):
-                return "postgresql+asyncpg://" + url[len(plain):]
+                return "postgresql+asyncpg://" + url[len(plain) :]
         return url
 
     @property

@@ -24,18 +24,25 @@ from typing import Any
 import orjson
 
 _TABLE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
-    "meja_table", default=None)
+    "meja_table", default=None
+)
 
 _SECRETS = (
-    (re.compile(r"(?i)\b(token|access_token|password|secret|key)=([^&\s\"'\]]+)"),
-     r"\1=[redacted]"),
+    (
+        re.compile(r"(?i)\b(token|access_token|password|secret|key)=([^&\s\"'\]]+)"),
+        r"\1=[redacted]",
+    ),
     (re.compile(r"(?i)\bbearer\s+[\w.~+/=-]+"), "Bearer [redacted]"),
     (re.compile(r"(\w+://[^:/@\s]*):([^@\s]+)@"), r"\1:[redacted]@"),  # scheme://user:pw@host
 )
 # Attributes every LogRecord has; the rest came from ``extra=`` and become fields.
 # (uvicorn adds ``color_message``, the message with terminal colours: dropped.)
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
-    "message", "asctime", "taskName", "color_message"}
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
 
 
 def redact(text: str) -> str:

@@ -45,41 +45,61 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 class Live:
     """The process's services, built at start-up."""
 
-    def __init__(self, settings: Settings, redis, seeds: Callable[[str, int], int] | None,
-                 db=None):
+    def __init__(self, settings: Settings, redis, seeds: Callable[[str, int], int] | None, db=None):
         from .ws.endpoint import deliver
 
         self.settings = settings
         self.redis = redis
         self.db = db  # async_sessionmaker (chips & records)
         self.keys = Keys(settings.key_prefix)
-        self.store = TableStore(redis, self.keys, stream_len=settings.event_stream_len,
-                                command_ttl=settings.command_ttl_seconds,
-                                on_trip=count_round_trip)
-        self.players = Players(redis, self.keys, settings.signing_key, db=db,
-                               grant=settings.starting_balance)
+        self.store = TableStore(
+            redis,
+            self.keys,
+            stream_len=settings.event_stream_len,
+            command_ttl=settings.command_ttl_seconds,
+            on_trip=count_round_trip,
+        )
+        self.players = Players(
+            redis, self.keys, settings.signing_key, db=db, grant=settings.starting_balance
+        )
         self.metrics = Metrics()
-        self.writer = TableWriter(settings, self.store, metrics=self.metrics, seeds=seeds,
-                                  chips=db is not None,
-                                  wake=lambda tid, v: self.moves.run_clock(tid, v))
+        self.writer = TableWriter(
+            settings,
+            self.store,
+            metrics=self.metrics,
+            seeds=seeds,
+            chips=db is not None,
+            wake=lambda tid, v: self.moves.run_clock(tid, v),
+        )
         self.views = TableViews(self.store)
         self.lobby = Lobby(self.writer, self.views, db=db)
         self.moves = Moves(self.writer)
-        self.buy_ins = BuyInReconciler(db, self.writer, timeout=settings.buy_in_timeout_seconds,
-                                       every=settings.buy_in_check_seconds)
-        self.outbox = outbox_consumer(redis, db, prefix=settings.key_prefix,
-                                      min_idle_ms=settings.outbox_reclaim_ms)
-        self.hub = Hub(redis, self.keys, self.store,
-                       lambda tid, msg, socks: deliver(self, tid, msg, socks))
-        self.sweeper = Sweeper(redis, self.keys, self.moves.run_clock,
-                               interval=settings.sweep_interval,
-                               lease=settings.claim_lease_seconds,
-                               repair_every=settings.clock_repair_seconds)
+        self.buy_ins = BuyInReconciler(
+            db,
+            self.writer,
+            timeout=settings.buy_in_timeout_seconds,
+            every=settings.buy_in_check_seconds,
+        )
+        self.outbox = outbox_consumer(
+            redis, db, prefix=settings.key_prefix, min_idle_ms=settings.outbox_reclaim_ms
+        )
+        self.hub = Hub(
+            redis, self.keys, self.store, lambda tid, msg, socks: deliver(self, tid, msg, socks)
+        )
+        self.sweeper = Sweeper(
+            redis,
+            self.keys,
+            self.moves.run_clock,
+            interval=settings.sweep_interval,
+            lease=settings.claim_lease_seconds,
+            repair_every=settings.clock_repair_seconds,
+        )
         self.metrics.watch(self)
 
 
-def create_app(settings: Settings | None = None, *,
-               seeds: Callable[[str, int], int] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, seeds: Callable[[str, int], int] | None = None
+) -> FastAPI:
     """``seeds(table_id, match_no) -> seed`` lets tests fix the deals; the public API never
     takes a seed (RULES.md: live seeds come from ``secrets``)."""
     settings = settings or get_settings()
@@ -93,8 +113,10 @@ def create_app(settings: Settings | None = None, *,
             live = Live(settings, redis, seeds, make_sessionmaker(engine))
             app.state.live = live
             await live.hub.start()
-            workers = [asyncio.create_task(live.sweeper.forever()),
-                       asyncio.create_task(live.buy_ins.forever())]
+            workers = [
+                asyncio.create_task(live.sweeper.forever()),
+                asyncio.create_task(live.buy_ins.forever()),
+            ]
             if settings.outbox_consumer:
                 workers.append(asyncio.create_task(live.outbox.run()))
             try:
@@ -109,8 +131,12 @@ def create_app(settings: Settings | None = None, *,
     from .api import games, history, lobby, ops, players, wallet
     from .ws import endpoint
 
-    app = FastAPI(title="Meja", version="0.1.0", lifespan=lifespan,
-                  description="Online domino tables: a REST lobby and one WebSocket per table.")
+    app = FastAPI(
+        title="Meja",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Online domino tables: a REST lobby and one WebSocket per table.",
+    )
     for module in (players, games, lobby, ops, wallet, history, endpoint):
         app.include_router(module.router)
     install_errors(app)
@@ -150,4 +176,5 @@ async def cancel_all(tasks: list[asyncio.Task], timeout: float = 5.0) -> None:
         pending = list(still)
     if pending:
         logging.getLogger("meja.shutdown").warning(
-            "workers did not stop", extra={"tasks": [t.get_name() for t in pending]})
+            "workers did not stop", extra={"tasks": [t.get_name() for t in pending]}
+        )

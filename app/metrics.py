@@ -32,12 +32,25 @@ from prometheus_client import generate_latest as _generate
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 log = logging.getLogger("meja.tables")
-LANDMARKS = frozenset({"created", "seated", "left", "leaving", "removed", "away", "back",
-                       "timeout", "match_started", "round_over", "table_over", "table_closed",
-                       "rematch"})
+LANDMARKS = frozenset(
+    {
+        "created",
+        "seated",
+        "left",
+        "leaving",
+        "removed",
+        "away",
+        "back",
+        "timeout",
+        "match_started",
+        "round_over",
+        "table_over",
+        "table_closed",
+        "rematch",
+    }
+)
 # The player action being served in this task (None outside an action).
-_ACTION: contextvars.ContextVar[Action | None] = contextvars.ContextVar("meja_action",
-                                                                       default=None)
+_ACTION: contextvars.ContextVar[Action | None] = contextvars.ContextVar("meja_action", default=None)
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
@@ -62,28 +75,44 @@ class Action:
 class Metrics:
     def __init__(self) -> None:
         self.registry = r = CollectorRegistry()
-        self.actions = Counter("meja_actions", "Actions applied, by game and by whom",
-                               ["game", "by"], registry=r)
+        self.actions = Counter(
+            "meja_actions", "Actions applied, by game and by whom", ["game", "by"], registry=r
+        )
         self.action_seconds = Histogram(
-            "meja_action_seconds", "A player's action from receipt to its answer", ["game"],
-            buckets=LATENCY_BUCKETS, registry=r)
+            "meja_action_seconds",
+            "A player's action from receipt to its answer",
+            ["game"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
         self.round_trips = Histogram(
-            "meja_action_redis_round_trips", "Redis round trips per accepted player action",
-            buckets=(1, 2, 3, 4, 6, 10), registry=r)
-        self.refusals = Counter("meja_action_refusals", "Player actions answered with an error",
-                                ["code"], registry=r)
-        self.timeouts = Counter("meja_timeouts", "Turn timeouts applied by this process (O-3)",
-                                ["game"], registry=r)
-        self.live_tables = Gauge("meja_live_tables", "Tables in the live registry (all replicas)",
-                                 registry=r)
-        self.outbox_backlog = Gauge("meja_outbox_backlog",
-                                    "Outbox entries not yet written to the database", registry=r)
-        self.outbox_pending = Gauge("meja_outbox_pending",
-                                    "Outbox entries read by a consumer, not yet acknowledged",
-                                    registry=r)
-        self.outbox_lag = Gauge("meja_outbox_lag_seconds",
-                                "Age of the oldest outbox entry not yet in the database",
-                                registry=r)
+            "meja_action_redis_round_trips",
+            "Redis round trips per accepted player action",
+            buckets=(1, 2, 3, 4, 6, 10),
+            registry=r,
+        )
+        self.refusals = Counter(
+            "meja_action_refusals", "Player actions answered with an error", ["code"], registry=r
+        )
+        self.timeouts = Counter(
+            "meja_timeouts", "Turn timeouts applied by this process (O-3)", ["game"], registry=r
+        )
+        self.live_tables = Gauge(
+            "meja_live_tables", "Tables in the live registry (all replicas)", registry=r
+        )
+        self.outbox_backlog = Gauge(
+            "meja_outbox_backlog", "Outbox entries not yet written to the database", registry=r
+        )
+        self.outbox_pending = Gauge(
+            "meja_outbox_pending",
+            "Outbox entries read by a consumer, not yet acknowledged",
+            registry=r,
+        )
+        self.outbox_lag = Gauge(
+            "meja_outbox_lag_seconds",
+            "Age of the oldest outbox entry not yet in the database",
+            registry=r,
+        )
 
     def watch(self, live: Any) -> None:
         """Read the process's own numbers (sockets, consumer counts) from ``live`` at scrape."""
@@ -125,11 +154,22 @@ class Metrics:
         level = logging.INFO if LANDMARKS.intersection(types) else logging.DEBUG
         if not log.isEnabledFor(level):
             return
-        log.log(level, "table changed", extra={
-            "table": tid, "v": v, "game": game, "match": ch.doc.get("match_no"),
-            "status": ch.doc.get("status"), "events": types,
-            "actions": [{"seat": e["seat"], "kind": e["action"].get("kind"), "by": e["by"]}
-                        for e in ch.log]})
+        log.log(
+            level,
+            "table changed",
+            extra={
+                "table": tid,
+                "v": v,
+                "game": game,
+                "match": ch.doc.get("match_no"),
+                "status": ch.doc.get("status"),
+                "events": types,
+                "actions": [
+                    {"seat": e["seat"], "kind": e["action"].get("kind"), "by": e["by"]}
+                    for e in ch.log
+                ],
+            },
+        )
 
     # --- scrape --------------------------------------------------------------------------------
     async def refresh(self, live: Any) -> None:
@@ -152,7 +192,7 @@ class Metrics:
         backlog = pending = 0
         oldest_ms: int | None = None
         for i in range(len(names)):
-            length, first, summary = replies[3 * i:3 * i + 3]
+            length, first, summary = replies[3 * i : 3 * i + 3]
             if isinstance(length, int):
                 backlog += length
             if isinstance(first, list) and first:
@@ -174,11 +214,16 @@ class _LiveCollector:
         socks.add_metric([], sum(len(s) for s in self.live.hub.sockets.values()))
         yield socks
         consumer = self.live.outbox
-        written = CounterMetricFamily("meja_outbox_written",
-                                      "Outbox entries this process's consumer settled",
-                                      labels=["result"])
-        for result, n in (("applied", consumer.applied), ("duplicate", consumer.duplicates),
-                          ("dead", consumer.dead)):
+        written = CounterMetricFamily(
+            "meja_outbox_written",
+            "Outbox entries this process's consumer settled",
+            labels=["result"],
+        )
+        for result, n in (
+            ("applied", consumer.applied),
+            ("duplicate", consumer.duplicates),
+            ("dead", consumer.dead),
+        ):
             written.add_metric([result], n)
         yield written
 

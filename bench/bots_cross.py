@@ -54,9 +54,11 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     rate = win_rate(args.matches, args.players, args.first_seed)
-    print(f"cross bot vs random, {args.players} players, {args.matches} matches "
-          f"(seeds {args.first_seed}..{args.first_seed + args.matches - 1}): "
-          f"bot won {rate:.1%} ({time.perf_counter() - start:.1f} s)")
+    print(
+        f"cross bot vs random, {args.players} players, {args.matches} matches "
+        f"(seeds {args.first_seed}..{args.first_seed + args.matches - 1}): "
+        f"bot won {rate:.1%} ({time.perf_counter() - start:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -63,11 +63,13 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     alone, shared = measure(args.matches, args.players, args.rounds, args.first_seed)
-    print(f"mexican_train bot vs {args.players - 1} random, {args.rounds} rounds, "
-          f"{args.matches} matches (seeds {args.first_seed}..{args.first_seed + args.matches - 1})"
-          f": lowest total alone {alone / args.matches:.1%}, shared {shared / args.matches:.1%}, "
-          f"together {(alone + shared) / args.matches:.1%} "
-          f"({time.perf_counter() - start:.1f} s)")
+    print(
+        f"mexican_train bot vs {args.players - 1} random, {args.rounds} rounds, "
+        f"{args.matches} matches (seeds {args.first_seed}..{args.first_seed + args.matches - 1})"
+        f": lowest total alone {alone / args.matches:.1%}, shared {shared / args.matches:.1%}, "
+        f"together {(alone + shared) / args.matches:.1%} "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

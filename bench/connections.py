@@ -58,20 +58,23 @@ class Conns:
         api = Api(self.services.url, concurrency=self.args.concurrency)
         try:
             async with api.ticking():
-                tokens = await gather_limited((api.register(f"Idle {i}")
-                                               for i in range(self.args.players)),
-                                              self.args.concurrency)
-                groups = [tokens[i:i + SEATS] for i in range(0, len(tokens), SEATS)]
-                tids = await gather_limited((api.create(g[0], "gaple", SEATS, {})
-                                             for g in groups), self.args.concurrency)
-                await gather_limited((self._sit(api, tid, g)
-                                      for tid, g in zip(tids, groups)), self.args.concurrency)
+                tokens = await gather_limited(
+                    (api.register(f"Idle {i}") for i in range(self.args.players)),
+                    self.args.concurrency,
+                )
+                groups = [tokens[i : i + SEATS] for i in range(0, len(tokens), SEATS)]
+                tids = await gather_limited(
+                    (api.create(g[0], "gaple", SEATS, {}) for g in groups), self.args.concurrency
+                )
+                await gather_limited(
+                    (self._sit(api, tid, g) for tid, g in zip(tids, groups)), self.args.concurrency
+                )
         finally:
             await api.close()
         return [(tid, tok) for tid, g in zip(tids, groups) for tok in g]
 
     async def _sit(self, api: Api, tid: str, tokens: list[str]) -> None:
-        for s, tok in enumerate(tokens[:self.args.sit]):  # one at a time: each is a CAS
+        for s, tok in enumerate(tokens[: self.args.sit]):  # one at a time: each is a CAS
             await api.sit(tok, tid, s)
 
     async def connect(self, k: int, tid: str, token: str) -> None:
@@ -79,8 +82,12 @@ class Conns:
         src = f"127.0.0.{1 + k % self.args.sources}"
         try:
             ws = await websockets.connect(
-                url, ping_interval=None, local_addr=(src, 0), open_timeout=120,
-                compression=None if self.args.no_deflate else "deflate")
+                url,
+                ping_interval=None,
+                local_addr=(src, 0),
+                open_timeout=120,
+                compression=None if self.args.no_deflate else "deflate",
+            )
         except (OSError, websockets.InvalidHandshake, TimeoutError) as e:
             self.failed_connects += 1
             if self.failed_connects <= 3:
@@ -108,29 +115,38 @@ class Conns:
     async def run(self) -> dict[str, Any]:
         args = self.args
         server = Usage(self.services.server_pid)
-        limits = {"generator": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
-                  "server": server.proc.rlimit(psutil.RLIMIT_NOFILE)[0]}
+        limits = {
+            "generator": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+            "server": server.proc.rlimit(psutil.RLIMIT_NOFILE)[0],
+        }
         if args.players + FDS_BESIDES_SOCKETS > min(limits.values()):
-            self._progress(f"warning: open-files limits {limits} leave room for about "
-                           f"{min(limits.values()) - FDS_BESIDES_SOCKETS} sockets per process")
+            self._progress(
+                f"warning: open-files limits {limits} leave room for about "
+                f"{min(limits.values()) - FDS_BESIDES_SOCKETS} sockets per process"
+            )
         t0 = time.monotonic()
         plan = await self.setup()
         setup_s = time.monotonic() - t0
-        self._progress(f"registered {len(plan)} players at {len(plan) // SEATS} tables "
-                       f"({args.sit} seated each) in {setup_s:.0f}s")
+        self._progress(
+            f"registered {len(plan)} players at {len(plan) // SEATS} tables "
+            f"({args.sit} seated each) in {setup_s:.0f}s"
+        )
         await asyncio.sleep(args.settle)
         rss0 = server.rss()
         t1 = time.monotonic()
         cpu0 = server.cpu()
-        await gather_limited((self.connect(k, tid, tok) for k, (tid, tok) in enumerate(plan)),
-                             args.concurrency * 4)
+        await gather_limited(
+            (self.connect(k, tid, tok) for k, (tid, tok) in enumerate(plan)), args.concurrency * 4
+        )
         while self.first_state + self.closed < len(self.socks):
             await asyncio.sleep(0.2)
         connect_s = time.monotonic() - t1
         connect_cpu = server.cpu() - cpu0
-        self._progress(f"{len(self.socks)} sockets open ({self.failed_connects} refused) and "
-                       f"{self.first_state} states received in {connect_s:.0f}s; holding "
-                       f"{args.hold:g}s")
+        self._progress(
+            f"{len(self.socks)} sockets open ({self.failed_connects} refused) and "
+            f"{self.first_state} states received in {connect_s:.0f}s; holding "
+            f"{args.hold:g}s"
+        )
         await asyncio.sleep(args.settle)
         rss1 = server.rss()
         cpu_h0, th0 = server.cpu(), time.monotonic()
@@ -146,8 +162,11 @@ class Conns:
             await asyncio.sleep(0.2)
         n = len(self.socks)
         report = {
-            "players": len(plan), "connected": n, "refused": self.failed_connects,
-            "seated_per_table": args.sit, "setup_s": round(setup_s, 1),
+            "players": len(plan),
+            "connected": n,
+            "refused": self.failed_connects,
+            "seated_per_table": args.sit,
+            "setup_s": round(setup_s, 1),
             "connect_s": round(connect_s, 1),
             "server_cpu_s_per_1000_connects": round(1000 * connect_cpu / max(n, 1), 2),
             "server_rss_before_mib": round(rss0 / 2**20, 1),
@@ -156,8 +175,11 @@ class Conns:
             "kib_per_connection": round((rss1 - rss0) / 1024 / max(n, 1), 1),
             "kib_per_connection_after_hold": round((rss2 - rss0) / 1024 / max(n, 1), 1),
             "server_idle_cpu_pct": round(100 * idle_cpu, 1),
-            "hold_s": args.hold, "closed": self.closed, "pongs": self.pongs,
-            "all_stayed_up": self.failed_connects == 0 and self.closed == 0
+            "hold_s": args.hold,
+            "closed": self.closed,
+            "pongs": self.pongs,
+            "all_stayed_up": self.failed_connects == 0
+            and self.closed == 0
             and self.pongs == n == len(plan),
             "generator_rss_mib": round(Usage().rss() / 2**20, 1),
             "open_files_limits": limits,
@@ -172,26 +194,35 @@ class Conns:
 
 
 def report_text(r: dict[str, Any]) -> str:
-    return "\n".join([
-        f"{r['connected']} of {r['players']} players connected ({r['refused']} refused), "
-        f"{r['seated_per_table']} seated per 4-seat table, connect {r['connect_s']}s",
-        f"server memory      {r['server_rss_before_mib']} MiB before -> "
-        f"{r['server_rss_connected_mib']} MiB connected -> {r['server_rss_after_hold_mib']} MiB "
-        f"after {r['hold_s']}s",
-        f"per connection     {r['kib_per_connection']} KiB "
-        f"({r['kib_per_connection_after_hold']} KiB after the hold)",
-        f"server CPU         {r['server_cpu_s_per_1000_connects']} s per 1000 connects; "
-        f"{r['server_idle_cpu_pct']}% of a core while idle",
-        f"all stayed up      {r['all_stayed_up']} (closed {r['closed']}, pongs {r['pongs']})",
-    ])
+    return "\n".join(
+        [
+            f"{r['connected']} of {r['players']} players connected ({r['refused']} refused), "
+            f"{r['seated_per_table']} seated per 4-seat table, connect {r['connect_s']}s",
+            f"server memory      {r['server_rss_before_mib']} MiB before -> "
+            f"{r['server_rss_connected_mib']} MiB connected -> "
+            f"{r['server_rss_after_hold_mib']} MiB "
+            f"after {r['hold_s']}s",
+            f"per connection     {r['kib_per_connection']} KiB "
+            f"({r['kib_per_connection_after_hold']} KiB after the hold)",
+            f"server CPU         {r['server_cpu_s_per_1000_connects']} s per 1000 connects; "
+            f"{r['server_idle_cpu_pct']}% of a core while idle",
+            f"all stayed up      {r['all_stayed_up']} (closed {r['closed']}, pongs {r['pongs']})",
+        ]
+    )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--players", type=int, default=20_000)
-    p.add_argument("--sit", type=int, default=1, choices=range(SEATS),
-                   help="players seated per 4-seat table (Gaple deals once two sit)")
+    p.add_argument(
+        "--sit",
+        type=int,
+        default=1,
+        choices=range(SEATS),
+        help="players seated per 4-seat table (Gaple deals once two sit)",
+    )
     p.add_argument("--hold", type=float, default=30.0)
     p.add_argument("--settle", type=float, default=3.0)
     p.add_argument("--concurrency", type=int, default=32)

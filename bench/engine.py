@@ -64,11 +64,16 @@ def bench_dominoes(seconds: float) -> tuple[float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
-    parser.add_argument("--game", action="append", choices=available(),
-                        help="repeatable; default: every available game")
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=available(),
+        help="repeatable; default: every available game",
+    )
     parser.add_argument("--vs-dominoes", action="store_true")
     args = parser.parse_args()
     rows = [(g, *bench_ruleset(g, args.seconds)) for g in args.game or available()]
@@ -83,8 +88,10 @@ def main() -> int:
             gaple = bench_ruleset("gaple", args.seconds / WINDOWS, first_seed=window * 100_000)
             ratios.append(gaple[0] / bench_dominoes(args.seconds / WINDOWS)[0])
         ratios.sort()
-        print(f"gaple / dominoes rounds/s: median {statistics.median(ratios):.2f}x over "
-              f"{WINDOWS} alternating windows (min {ratios[0]:.2f}x, max {ratios[-1]:.2f}x)")
+        print(
+            f"gaple / dominoes rounds/s: median {statistics.median(ratios):.2f}x over "
+            f"{WINDOWS} alternating windows (min {ratios[0]:.2f}x, max {ratios[-1]:.2f}x)"
+        )
     return 0
 
 

@@ -115,8 +115,9 @@ class Load:
         api = Api(self.services.url, concurrency=self.args.concurrency)
         try:
             async with api.ticking():
-                await gather_limited((self._table(api, i) for i in range(self.args.tables)),
-                                     self.args.concurrency)
+                await gather_limited(
+                    (self._table(api, i) for i in range(self.args.tables)), self.args.concurrency
+                )
         finally:
             await api.close()
 
@@ -137,8 +138,13 @@ class Load:
         url = f"{self.services.ws_url}/ws/tables/{c.table.tid}?token={c.token}"
         src = f"127.0.0.{1 + k % self.args.sources}"
         c.ws = await websockets.connect(
-            url, ping_interval=None, max_size=2**20, local_addr=(src, 0),
-            compression=None if self.args.no_deflate else "deflate", open_timeout=60)
+            url,
+            ping_interval=None,
+            max_size=2**20,
+            local_addr=(src, 0),
+            compression=None if self.args.no_deflate else "deflate",
+            open_timeout=60,
+        )
         asyncio.create_task(self._reader(c))
 
     # --- playing ---------------------------------------------------------------------------------
@@ -182,8 +188,13 @@ class Load:
                         self.stats.interval.append(now - p[0])
         c.last_v = v
         view = msg["view"]
-        if (view and view["legal"] and view["to_act"] == view["seat"] and v > c.acted_v
-                and not self.stopping):
+        if (
+            view
+            and view["legal"]
+            and view["to_act"] == view["seat"]
+            and v > c.acted_v
+            and not self.stopping
+        ):
             c.acted_v = v
             delay = self.args.think * (0.5 + c.rng.random())
             self.loop.call_later(delay, self._act, c, v, c.rng.choice(view["legal"]))
@@ -216,9 +227,11 @@ class Load:
         gc.collect()
         gc.freeze()
         gc.set_threshold(10_000, 20, 100)
-        self._progress(f"set up {len(self.tables)} tables, "
-                       f"{sum(t.n for t in self.tables)} sockets in {setup_s:.1f}s; "
-                       f"warming up {args.warmup:g}s")
+        self._progress(
+            f"set up {len(self.tables)} tables, "
+            f"{sum(t.n for t in self.tables)} sockets in {setup_s:.1f}s; "
+            f"warming up {args.warmup:g}s"
+        )
         await asyncio.sleep(args.warmup)
         stats0 = await redis_stats(redis)
         self.own["info"] += 2
@@ -239,25 +252,32 @@ class Load:
         self.stopping = True
         drain = await self._drain(redis)
         await redis.aclose()
-        lat = {k: (None if x is None else round(x * 1000, 2))
-               for k, x in percentiles(self.stats.latencies).items()}
+        lat = {
+            k: (None if x is None else round(x * 1000, 2))
+            for k, x in percentiles(self.stats.latencies).items()
+        }
         return {
-            "game": args.game, "tables": len(self.tables),
-            "sockets": sum(t.n for t in self.tables), "think_s": args.think,
-            "setup_s": round(setup_s, 1), **result,
+            "game": args.game,
+            "tables": len(self.tables),
+            "sockets": sum(t.n for t in self.tables),
+            "think_s": args.think,
+            "setup_s": round(setup_s, 1),
+            **result,
             "server_rss_idle_mib": round(rss_idle / 2**20, 1),
-            "actions": acks, "actions_per_s": round(acks / result["seconds"], 1),
+            "actions": acks,
+            "actions_per_s": round(acks / result["seconds"], 1),
             "latency_ms": {**lat, "n": len(self.stats.latencies)},
-            "errors": dict(self.stats.errors), "errors_total_run": dict(self.stats.errors_total),
+            "errors": dict(self.stats.errors),
+            "errors_total_run": dict(self.stats.errors_total),
             "redis": {
                 "commands_per_action": round(sum(commands.values()) / acks, 2) if acks else None,
                 "cas_scripts_per_action": round(cas_stats / acks, 3) if acks else None,
-                "per_action": {k: round(n / acks, 3) for k, n in commands.items()} if acks
-                else {},
+                "per_action": {k: round(n / acks, 3) for k, n in commands.items()} if acks else {},
                 "round_trips": trips,
                 "server_round_trips_per_action": trips_histogram(trips0, trips1),
-                "redis_cpu_pct": round(100 * (stats1["cpu"] - stats0["cpu"])
-                                       / result["seconds"], 1),
+                "redis_cpu_pct": round(
+                    100 * (stats1["cpu"] - stats0["cpu"]) / result["seconds"], 1
+                ),
             },
             "outbox": {
                 "backlog_max_entries": max((e for e, _ in self.outbox_samples), default=0),
@@ -291,7 +311,8 @@ class Load:
                 f"p99 {ms['p99']}ms max {ms['max']}ms  errors {sum(s.errors.values())}  "
                 f"server {100 * (cpu[0] - last_cpu[0]) / (t - last_t):3.0f}%  "
                 f"generator {100 * (cpu[1] - last_cpu[1]) / (t - last_t):3.0f}%  "
-                f"outbox {entries} ({age:.1f}s, sampled)")
+                f"outbox {entries} ({age:.1f}s, sampled)"
+            )
             last_t, last_acks, last_cpu = t, s.acks, cpu
 
     async def _round_trips(self, db: int) -> dict[str, Any]:
@@ -316,8 +337,11 @@ class Load:
             if entries == 0:
                 break
             await asyncio.sleep(0.5)
-        return {"after_stop_entries": entries, "drain_s": round(time.monotonic() - t0, 2),
-                "drained": entries == 0}
+        return {
+            "after_stop_entries": entries,
+            "drain_s": round(time.monotonic() - t0, 2),
+            "drained": entries == 0,
+        }
 
     def _progress(self, line: str) -> None:
         print(line, file=sys.stderr, flush=True)
@@ -326,51 +350,70 @@ class Load:
 def report_text(r: dict[str, Any]) -> str:
     lat, red, ob = r["latency_ms"], r["redis"], r["outbox"]
     rt = red["round_trips"] or {}
-    return "\n".join([
-        f"{r['tables']} {r['game']} tables, {r['sockets']} players, think {r['think_s']}s, "
-        f"window {r['seconds']}s (set-up {r['setup_s']}s)",
-        f"actions/s          {r['actions_per_s']}  ({r['actions']} acknowledged)",
-        f"act -> everyone    p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms  "
-        f"max {lat['max']} ms  (n={lat['n']})",
-        f"errors             {r['errors'] or 0}",
-        f"CPU (% of a core)  server {r['server_cpu_pct']}  generator {r['generator_cpu_pct']}  "
-        f"redis {r['redis_cpu_pct']}  outbox worker {r['outbox_worker_cpu_pct']}  "
-        f"machine busy {r['machine_busy_pct']}% (steal {r['machine_steal_pct']}%) of "
-        f"{r['cores']} cores  load {r['loadavg_start']} -> {r['loadavg_end']}",
-        f"server memory      {r['server_rss_mib']} MiB (idle {r['server_rss_idle_mib']} MiB)",
-        f"redis              {red['commands_per_action']} commands/action (script calls incl.), "
-        f"{red['cas_scripts_per_action']} CAS scripts/action",
-        f"round trips        {red['server_round_trips_per_action']} (accepted acts by Redis "
-        f"round trips, the server's own count)",
-        f"client commands    {rt.get('move_path_per_cas')} reads+CAS per CAS; "
-        f"{rt.get('all_per_move')} per move from every client (MONITOR: {rt.get('sent')})",
-        f"outbox             max backlog {ob['backlog_max_entries']} entries, max lag "
-        f"{ob['lag_max_s']}s (sampled tables); drained {ob['drained']} in {ob['drain_s']}s",
-    ])
+    return "\n".join(
+        [
+            f"{r['tables']} {r['game']} tables, {r['sockets']} players, think {r['think_s']}s, "
+            f"window {r['seconds']}s (set-up {r['setup_s']}s)",
+            f"actions/s          {r['actions_per_s']}  ({r['actions']} acknowledged)",
+            f"act -> everyone    p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms  "
+            f"max {lat['max']} ms  (n={lat['n']})",
+            f"errors             {r['errors'] or 0}",
+            f"CPU (% of a core)  server {r['server_cpu_pct']}  generator {r['generator_cpu_pct']}  "
+            f"redis {r['redis_cpu_pct']}  outbox worker {r['outbox_worker_cpu_pct']}  "
+            f"machine busy {r['machine_busy_pct']}% (steal {r['machine_steal_pct']}%) of "
+            f"{r['cores']} cores  load {r['loadavg_start']} -> {r['loadavg_end']}",
+            f"server memory      {r['server_rss_mib']} MiB (idle {r['server_rss_idle_mib']} MiB)",
+            f"redis              {red['commands_per_action']} commands/action "
+            "(script calls incl.), "
+            f"{red['cas_scripts_per_action']} CAS scripts/action",
+            f"round trips        {red['server_round_trips_per_action']} (accepted acts by Redis "
+            f"round trips, the server's own count)",
+            f"client commands    {rt.get('move_path_per_cas')} reads+CAS per CAS; "
+            f"{rt.get('all_per_move')} per move from every client (MONITOR: {rt.get('sent')})",
+            f"outbox             max backlog {ob['backlog_max_entries']} entries, max lag "
+            f"{ob['lag_max_s']}s (sampled tables); drained {ob['drained']} in {ob['drain_s']}s",
+        ]
+    )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tables", type=int, default=750)
     p.add_argument("--game", default="gaple")
     p.add_argument("--seats", type=int, default=None, help="default 4")
     p.add_argument("--options", default="{}", help="table options, JSON")
-    p.add_argument("--think", type=float, default=1.0,
-                   help="mean think time per turn in s (4 seats: each acts about every 4x)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean think time per turn in s (4 seats: each acts about every 4x)",
+    )
     p.add_argument("--seconds", type=float, default=60.0, help="measurement window")
     p.add_argument("--warmup", type=float, default=10.0)
     p.add_argument("--every", type=float, default=5.0, help="progress line period")
-    p.add_argument("--monitor-seconds", type=float, default=3.0,
-                   help="MONITOR sample after the window for round trips (0: skip)")
+    p.add_argument(
+        "--monitor-seconds",
+        type=float,
+        default=3.0,
+        help="MONITOR sample after the window for round trips (0: skip)",
+    )
     p.add_argument("--drain-timeout", type=float, default=60.0)
-    p.add_argument("--round-pause", type=float, default=1.0,
-                   help="server's pause between rounds (MEJA_ROUND_PAUSE)")
+    p.add_argument(
+        "--round-pause",
+        type=float,
+        default=1.0,
+        help="server's pause between rounds (MEJA_ROUND_PAUSE)",
+    )
     p.add_argument("--concurrency", type=int, default=16, help="tables set up at once")
     add_socket_args(p)
     add_service_args(p)
-    p.add_argument("--outbox-worker", action="store_true",
-                   help="run the outbox consumer as its own process (python -m app outbox)")
+    p.add_argument(
+        "--outbox-worker",
+        action="store_true",
+        help="run the outbox consumer as its own process (python -m app outbox)",
+    )
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
 
@@ -378,8 +421,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     nofile = raise_nofile(max(4096, args.tables * 8 * 2 + 1024))
     env = {"MEJA_ROUND_PAUSE": str(args.round_pause), "MEJA_RATE_PER_SECOND": "10"}
-    services = services_from_args(args, tag="load", nofile=nofile, env=env,
-                                  outbox_worker=args.outbox_worker)
+    services = services_from_args(
+        args, tag="load", nofile=nofile, env=env, outbox_worker=args.outbox_worker
+    )
     await services.start()
     try:
         load = Load(args, services)

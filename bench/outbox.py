@@ -58,8 +58,11 @@ async def run(args: argparse.Namespace) -> dict:
         while await consumer.backlog():
             await consumer.run_once(block_ms=1)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        return {"entries": entries, "entries_per_s": round(entries / wall),
-                "cpu_ms_per_entry": round(1000 * cpu / entries, 2)}
+        return {
+            "entries": entries,
+            "entries_per_s": round(entries / wall),
+            "cpu_ms_per_entry": round(1000 * cpu / entries, 2),
+        }
     finally:
         keys = [k async for k in redis.scan_iter(match=f"{prefix}*", count=1000)]
         if keys:
@@ -72,18 +75,20 @@ async def run(args: argparse.Namespace) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--database-url", default=os.environ.get("DATABASE_URL", DEFAULT_DB))
-    p.add_argument("--redis-url",
-                   default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    p.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = p.parse_args(argv)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         r = runner.run(run(args))
-    print(f"{r['entries']} entries: {r['entries_per_s']} entries/s, "
-          f"{r['cpu_ms_per_entry']} ms of consumer CPU per entry")
+    print(
+        f"{r['entries']} entries: {r['entries_per_s']} entries/s, "
+        f"{r['cpu_ms_per_entry']} ms of consumer CPU per entry"
+    )
     return 0
 
 

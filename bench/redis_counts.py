@@ -99,17 +99,22 @@ async def server_round_trips(url: str) -> dict[str, float] | None:
     return out or None
 
 
-def trips_histogram(a: dict[str, float] | None,
-                    b: dict[str, float] | None) -> dict[str, Any] | None:
+def trips_histogram(
+    a: dict[str, float] | None, b: dict[str, float] | None
+) -> dict[str, Any] | None:
     """Actions by round trips between two scrapes: {"1": n, "2": n, "more": n}."""
     if not a or not b:
         return None
     one = b.get("1.0", 0) - a.get("1.0", 0)
     two = b.get("2.0", 0) - a.get("2.0", 0)
     total = b.get("+Inf", 0) - a.get("+Inf", 0)
-    return {"actions": int(total), "1": int(one), "2": int(two - one),
-            "more_than_2": int(total - two),
-            "share_1": round(one / total, 4) if total else None}
+    return {
+        "actions": int(total),
+        "1": int(one),
+        "2": int(two - one),
+        "more_than_2": int(total - two),
+        "share_1": round(one / total, 4) if total else None,
+    }
 
 
 async def outbox_backlog(redis: Redis, prefix: str, tids: list[str]) -> tuple[int, float, int]:

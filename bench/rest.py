@@ -23,13 +23,15 @@ class Api:
     """The few REST calls the tools need (register, create, sit), as a player would make them."""
 
     def __init__(self, url: str, concurrency: int = 32):
-        self.http = httpx.AsyncClient(base_url=url, timeout=60,
-                                      limits=httpx.Limits(max_connections=concurrency))
+        self.http = httpx.AsyncClient(
+            base_url=url, timeout=60, limits=httpx.Limits(max_connections=concurrency)
+        )
         self.gate = asyncio.Semaphore(concurrency)
         self.calls = 0
 
-    async def call(self, method: str, path: str, token: str | None = None,
-                   **kw: Any) -> dict[str, Any]:
+    async def call(
+        self, method: str, path: str, token: str | None = None, **kw: Any
+    ) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         for attempt in range(4):  # a kept-alive connection the server closed meanwhile
             try:
@@ -69,12 +71,16 @@ class Api:
     @contextlib.asynccontextmanager
     async def ticking(self, every: float = 10.0) -> AsyncIterator[None]:
         """A line on stderr every ``every`` s while a long set-up runs."""
+
         async def tick() -> None:
             t0 = time.monotonic()
             while True:
                 await asyncio.sleep(every)
-                print(f"  set-up: {self.calls} requests in {time.monotonic() - t0:.0f}s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  set-up: {self.calls} requests in {time.monotonic() - t0:.0f}s",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
         task = asyncio.create_task(tick())
         try:

@@ -69,14 +69,26 @@ def _free_port() -> int:
 class Services:
     """Redis, the database and the server for one run (started here, or targeted)."""
 
-    def __init__(self, *, redis_url: str | None, database_url: str | None, url: str | None,
-                 server_pid: int | None, env: dict[str, str], nofile: int, log_dir: Path,
-                 code: Path = ROOT, outbox_worker: bool = False):
+    def __init__(
+        self,
+        *,
+        redis_url: str | None,
+        database_url: str | None,
+        url: str | None,
+        server_pid: int | None,
+        env: dict[str, str],
+        nofile: int,
+        log_dir: Path,
+        code: Path = ROOT,
+        outbox_worker: bool = False,
+    ):
         """``outbox_worker``: run the outbox consumer as ``python -m app outbox`` beside the
         server (which then runs none), as a busy deployment would, at a lower CPU priority
         (``nice``): writing records may lag a second, a move's answer may not."""
-        self._redis_url, self.database_url = redis_url, database_url or os.environ.get(
-            "DATABASE_URL", DEFAULT_DB)
+        self._redis_url, self.database_url = (
+            redis_url,
+            database_url or os.environ.get("DATABASE_URL", DEFAULT_DB),
+        )
         self._url, self.server_pid, self.env, self.nofile = url, server_pid, env, nofile
         self.log_dir, self.code = log_dir, Path(code)
         self.prefix = f"bench:{uuid.uuid4().hex[:8]}:"
@@ -134,10 +146,25 @@ class Services:
         port = _free_port()
         with open(self.log_dir / "redis.log", "w") as out:  # the child keeps its own copy
             self._redis_proc = subprocess.Popen(
-                [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--maxclients", "100000", "--dir", str(self.log_dir)],
-                stdout=out, stderr=subprocess.STDOUT,
-                preexec_fn=lambda: raise_nofile(self.nofile))
+                [
+                    binary,
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--maxclients",
+                    "100000",
+                    "--dir",
+                    str(self.log_dir),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=lambda: raise_nofile(self.nofile),
+            )
         self._redis_url, self.redis_pid = f"redis://127.0.0.1:{port}/0", self._redis_proc.pid
         for _ in range(100):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
@@ -149,25 +176,44 @@ class Services:
         if self.database_url.startswith(("postgresql", "postgres:")):
             await _create_database(self.database_url)
             env = {**os.environ, "DATABASE_URL": self.database_url}
-            subprocess.run([PY, "-m", "app", "migrate"], cwd=self.code, env=env, check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [PY, "-m", "app", "migrate"],
+                cwd=self.code,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
 
     def _start_server(self) -> None:
         port = _free_port()
-        env = {**os.environ, "REDIS_URL": self.redis_url, "DATABASE_URL": self.database_url,
-               "MEJA_KEY_PREFIX": self.prefix, "MEJA_DATA_DIR": str(self.log_dir / "data"),
-               "MEJA_SECRET_KEY": "bench-" + uuid.uuid4().hex, **self.env}
+        env = {
+            **os.environ,
+            "REDIS_URL": self.redis_url,
+            "DATABASE_URL": self.database_url,
+            "MEJA_KEY_PREFIX": self.prefix,
+            "MEJA_DATA_DIR": str(self.log_dir / "data"),
+            "MEJA_SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            **self.env,
+        }
         if self.outbox_worker:
             env["MEJA_OUTBOX_CONSUMER"] = "false"
             with open(self.log_dir / "outbox.log", "w") as out:
                 self._worker_proc = subprocess.Popen(
-                    ["nice", "-n", str(WORKER_NICE), PY, "-m", "app", "outbox"], cwd=self.code,
-                    env=env, stdout=out, stderr=subprocess.STDOUT)
+                    ["nice", "-n", str(WORKER_NICE), PY, "-m", "app", "outbox"],
+                    cwd=self.code,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
         with open(self.log_dir / "server.log", "w") as out:
             self._server_proc = subprocess.Popen(
                 [PY, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=self.code, env=env, stdout=out, stderr=subprocess.STDOUT,
-                preexec_fn=lambda: raise_nofile(self.nofile))
+                cwd=self.code,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=lambda: raise_nofile(self.nofile),
+            )
         self._url, self.server_pid = f"http://127.0.0.1:{port}", self._server_proc.pid
 
     async def _wait_ready(self) -> None:
@@ -202,7 +248,7 @@ class Services:
         redis = self.redis()
         batch = [k async for k in redis.scan_iter(match=f"{self.prefix}*", count=1000)]
         for i in range(0, len(batch), 1000):
-            await redis.delete(*batch[i:i + 1000])
+            await redis.delete(*batch[i : i + 1000])
         await redis.aclose()
 
 

@@ -21,8 +21,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def run(args: list[str]) -> str:
-    out = subprocess.run([sys.executable, *args], cwd=HERE.parent, capture_output=True,
-                         text=True)
+    out = subprocess.run([sys.executable, *args], cwd=HERE.parent, capture_output=True, text=True)
     if out.returncode not in (0, 1):
         sys.exit(f"{' '.join(args)} failed:\n{out.stderr[-3000:]}")
     return out.stdout
@@ -37,27 +36,53 @@ def engine_rows(seconds: float) -> list[tuple[str, str, str]]:
 
 
 def load_rows(tables: int, seconds: float) -> list[tuple[str, str, str]]:
-    r = orjson.loads(run([str(HERE / "load.py"), "--json", "--tables", str(tables),
-                          "--warmup", "3", "--seconds", str(seconds), "--every", "5",
-                          "--monitor-seconds", "2"]))
+    r = orjson.loads(
+        run(
+            [
+                str(HERE / "load.py"),
+                "--json",
+                "--tables",
+                str(tables),
+                "--warmup",
+                "3",
+                "--seconds",
+                str(seconds),
+                "--every",
+                "5",
+                "--monitor-seconds",
+                "2",
+            ]
+        )
+    )
     lat, red, trips = r["latency_ms"], r["redis"], r["redis"]["round_trips"] or {}
     name = f"load {r['tables']} {r['game']} tables"
     return [
         (name, f"players (think {r['think_s']}s)", str(r["sockets"])),
         ("", "actions/s", f"{r['actions_per_s']:.0f}"),
-        ("", "act -> everyone p50 / p99 / max ms",
-         f"{lat['p50']} / {lat['p99']} / {lat['max']}"),
+        ("", "act -> everyone p50 / p99 / max ms", f"{lat['p50']} / {lat['p99']} / {lat['max']}"),
         ("", "errors", str(sum(r["errors"].values()))),
-        ("", "CPU % of a core: server / generator / redis",
-         f"{r['server_cpu_pct']} / {r['generator_cpu_pct']} / {r['redis_cpu_pct']}"),
-        ("", "acts by Redis round trips: 1 / 2 / more",
-         _trips(red["server_round_trips_per_action"])),
+        (
+            "",
+            "CPU % of a core: server / generator / redis",
+            f"{r['server_cpu_pct']} / {r['generator_cpu_pct']} / {r['redis_cpu_pct']}",
+        ),
+        (
+            "",
+            "acts by Redis round trips: 1 / 2 / more",
+            _trips(red["server_round_trips_per_action"]),
+        ),
         ("", "client commands per CAS (reads + CAS)", str(trips.get("move_path_per_cas"))),
         ("", "Redis commands per action (all)", str(red["commands_per_action"])),
-        ("", "outbox max lag s (drained after stop)",
-         f"{r['outbox']['lag_max_s']} ({r['outbox']['drained']})"),
-        ("", "machine busy % (both cores, shared), steal %",
-         f"{r['machine_busy_pct']}, {r['machine_steal_pct']}"),
+        (
+            "",
+            "outbox max lag s (drained after stop)",
+            f"{r['outbox']['lag_max_s']} ({r['outbox']['drained']})",
+        ),
+        (
+            "",
+            "machine busy % (both cores, shared), steal %",
+            f"{r['machine_busy_pct']}, {r['machine_steal_pct']}",
+        ),
     ]
 
 
@@ -66,24 +91,32 @@ def _trips(h: dict | None) -> str:
 
 
 def connection_rows(players: int) -> list[tuple[str, str, str]]:
-    r = orjson.loads(run([str(HERE / "connections.py"), "--json", "--players", str(players),
-                          "--hold", "5"]))
+    r = orjson.loads(
+        run([str(HERE / "connections.py"), "--json", "--players", str(players), "--hold", "5"])
+    )
     return [
-        (f"connections {r['players']} idle", "KiB per connection (server RSS)",
-         str(r["kib_per_connection"])),
+        (
+            f"connections {r['players']} idle",
+            "KiB per connection (server RSS)",
+            str(r["kib_per_connection"]),
+        ),
         ("", "all stayed up", str(r["all_stayed_up"])),
     ]
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--players", type=int, default=2000)
     p.add_argument("--seconds", type=float, default=10.0)
     args = p.parse_args()
-    rows = [*engine_rows(1.0), *load_rows(args.tables, args.seconds),
-            *connection_rows(args.players)]
+    rows = [
+        *engine_rows(1.0),
+        *load_rows(args.tables, args.seconds),
+        *connection_rows(args.players),
+    ]
     w0, w1 = (max(len(r[i]) for r in rows) for i in (0, 1))
     print(f"{'benchmark':<{w0}}  {'figure':<{w1}}  value")
     for a, b, c in rows:

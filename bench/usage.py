@@ -66,5 +66,9 @@ class Window:
         }
 
     def _cpus(self) -> tuple[float, ...]:
-        return (self.server.cpu(), self.me.cpu(), self.redis.cpu() if self.redis else 0.0,
-                self.worker.cpu() if self.worker else 0.0)
+        return (
+            self.server.cpu(),
+            self.me.cpu(),
+            self.redis.cpu() if self.redis else 0.0,
+            self.worker.cpu() if self.worker else 0.0,
+        )

@@ -47,7 +47,7 @@ async def live_prefix(live_redis_url):
     client = Redis.from_url(live_redis_url)
     keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=500)]
     for i in range(0, len(keys), 500):
-        await client.delete(*keys[i:i + 500])
+        await client.delete(*keys[i : i + 500])
     await client.aclose()
 
 
@@ -65,9 +65,16 @@ async def live_database(tmp_path):
 @pytest.fixture
 def live_settings(live_redis_url, live_prefix, live_database, tmp_path):
     """Test settings: bots and rounds without delay, a fast sweeper, a fixed key."""
-    return Settings(redis_url=live_redis_url, key_prefix=live_prefix, data_dir=tmp_path,
-                    secret_key="test-key", bot_delay=0, round_pause=0, sweep_interval=0.05,
-                    database_url=live_database)
+    return Settings(
+        redis_url=live_redis_url,
+        key_prefix=live_prefix,
+        data_dir=tmp_path,
+        secret_key="test-key",
+        bot_delay=0,
+        round_pause=0,
+        sweep_interval=0.05,
+        database_url=live_database,
+    )
 
 
 class LiveServer:
@@ -81,8 +88,13 @@ class LiveServer:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on",
-                                ws_max_size=1 << 16, timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            lifespan="on",
+            ws_max_size=1 << 16,
+            timeout_graceful_shutdown=1,
+        )
         self.server = uvicorn.Server(config)
         self.server.capture_signals = _no_signals
         self.task = asyncio.create_task(self.server.serve(sockets=[sock]))
@@ -148,9 +160,23 @@ def spare_redis(tmp_path):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 10
     while True:
         try:

@@ -5,8 +5,18 @@ import sys
 from pathlib import Path
 
 GAMES = Path(__file__).resolve().parents[1] / "app" / "games"
-FORBIDDEN = ("app.api", "app.ws", "app.store", "app.db", "app.services", "fastapi", "starlette",
-             "redis", "sqlalchemy", "pydantic")
+FORBIDDEN = (
+    "app.api",
+    "app.ws",
+    "app.store",
+    "app.db",
+    "app.services",
+    "fastapi",
+    "starlette",
+    "redis",
+    "sqlalchemy",
+    "pydantic",
+)
 
 
 def imported_modules(path: Path):

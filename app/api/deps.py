@@ -39,8 +39,9 @@ async def current_player(request: Request) -> dict:
     token = token_of(request)
     player = await live(request).players.from_token(token) if token else None
     if player is None:
-        raise HTTPException(401, "a valid player token is required",
-                            headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(
+            401, "a valid player token is required", headers={"WWW-Authenticate": "Bearer"}
+        )
     return player
 
 
@@ -54,8 +55,9 @@ def database() -> Iterator[None]:
     try:
         yield
     except money.UNREACHABLE as err:
-        raise money.Unavailable("the database cannot be reached right now; "
-                                "try again shortly") from err
+        raise money.Unavailable(
+            "the database cannot be reached right now; try again shortly"
+        ) from err
 
 
 def install_errors(app: FastAPI) -> None:
@@ -66,24 +68,29 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(RedisConnectionError)
     @app.exception_handler(RedisTimeoutError)
     async def redis_down(request: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": "the live tables cannot be reached right now; try again "
-                             "shortly", "code": "redis_unavailable"}, status_code=503,
-                            headers={"Retry-After": "2"})
+        return JSONResponse(
+            {
+                "detail": "the live tables cannot be reached right now; try again shortly",
+                "code": "redis_unavailable",
+            },
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         if exc.field is not None:
             loc = ["body", *exc.field.split(".")]
-            body: dict[str, Any] = {"detail": [{"loc": loc, "msg": exc.message,
-                                                "type": exc.code}]}
+            body: dict[str, Any] = {"detail": [{"loc": loc, "msg": exc.message, "type": exc.code}]}
         else:
             body = {"detail": exc.message, "code": exc.code}
         return JSONResponse(body, status_code=exc.status, headers=_retry(exc.status))
 
     @app.exception_handler(money.Unavailable)
     async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=503,
-                            headers=_retry(503))
+        return JSONResponse(
+            {"detail": exc.message, "code": exc.code}, status_code=503, headers=_retry(503)
+        )
 
 
 def _retry(status: int) -> dict[str, str] | None:

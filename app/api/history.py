@@ -13,8 +13,12 @@ router = APIRouter(tags=["history"])
 
 
 @router.get("/api/players/me/matches")
-async def my_matches(player: Player, db: Db, limit: int = Query(50, ge=1, le=200),
-                     before: int | None = Query(None, ge=1, le=ID_MAX)) -> list[dict]:
+async def my_matches(
+    player: Player,
+    db: Db,
+    limit: int = Query(50, ge=1, le=200),
+    before: int | None = Query(None, ge=1, le=ID_MAX),
+) -> list[dict]:
     with database():
         return await history.player_matches(db, player_id(player), limit=limit, before=before)
 

@@ -71,10 +71,12 @@ class Joined(BaseModel):
 class NewTable(BaseModel):
     game: str = Field(description="gaple | moon | cross | mexican_train (those available)")
     seats: int = Field(description="number of seats; the ruleset says how many it allows")
-    turn_seconds: int | None = Field(None, ge=1, le=600,
-                                     description="turn clock (RULES.md O-3); default 20")
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    description="the game's table options (RULES.md)")
+    turn_seconds: int | None = Field(
+        None, ge=1, le=600, description="turn clock (RULES.md O-3); default 20"
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="the game's table options (RULES.md)"
+    )
 
 
 class SitBody(BaseModel):
@@ -86,13 +88,18 @@ class QuickJoin(BaseModel):
 
 
 @router.get("/tables", response_model=TableList)
-async def list_tables(live: Live, game: str | None = None, stake: int | None = None,
-                      open: bool = Query(False, description="only tables with an open seat"),
-                      page: int = Query(1, ge=1), per_page: int = Query(20, ge=1, le=100)
-                      ) -> dict:
+async def list_tables(
+    live: Live,
+    game: str | None = None,
+    stake: int | None = None,
+    open: bool = Query(False, description="only tables with an open seat"),
+    page: int = Query(1, ge=1),
+    per_page: int = Query(20, ge=1, le=100),
+) -> dict:
     """Live tables, newest first; filter by game, stake and open seats."""
-    return await live.lobby.list_tables(game=game, stake=stake, open_seats=open, page=page,
-                                  per_page=per_page)
+    return await live.lobby.list_tables(
+        game=game, stake=stake, open_seats=open, page=page, per_page=per_page
+    )
 
 
 @router.post("/tables", status_code=201, response_model=TableOut)

@@ -31,8 +31,9 @@ async def readyz(live: Live) -> JSONResponse:
     with contextlib.suppress(Exception):  # the app's own pool (and schema / search_path)
         await asyncio.wait_for(_select_one(live.db), PROBE_SECONDS)
         checks["database"] = True
-    return JSONResponse({"ready": all(checks.values()), **checks},
-                        status_code=200 if all(checks.values()) else 503)
+    return JSONResponse(
+        {"ready": all(checks.values()), **checks}, status_code=200 if all(checks.values()) else 503
+    )
 
 
 async def _select_one(sessions) -> None:

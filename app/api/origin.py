@@ -21,9 +21,13 @@ from urllib.parse import urlsplit
 import orjson
 
 SAFE = {"GET", "HEAD", "OPTIONS", "TRACE"}
-REFUSED = orjson.dumps({"detail": "this request comes from a page of another site; it is "
-                                  "refused (use the site itself, or a Bearer token)",
-                        "code": "bad_origin"})
+REFUSED = orjson.dumps(
+    {
+        "detail": "this request comes from a page of another site; it is "
+        "refused (use the site itself, or a Bearer token)",
+        "code": "bad_origin",
+    }
+)
 
 
 class OriginCheck:
@@ -34,16 +38,26 @@ class OriginCheck:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE and not self._ok(scope):
-            await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(REFUSED)).encode())]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 403,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(REFUSED)).encode()),
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": REFUSED})
             return
         await self.app(scope, receive, send)
 
     def _ok(self, scope) -> bool:
-        headers = {k: v for k, v in scope["headers"]
-                   if k in (b"origin", b"referer", b"authorization", b"host")}
+        headers = {
+            k: v
+            for k, v in scope["headers"]
+            if k in (b"origin", b"referer", b"authorization", b"host")
+        }
         if headers.get(b"authorization", b"")[:7].lower() == b"bearer ":
             return True
         origin = headers.get(b"origin", b"").decode("latin-1") or None

@@ -41,8 +41,9 @@ async def register(body: NewPlayer, response: Response, live: Live) -> Registere
     """Create a guest. The token goes in ``Authorization: Bearer`` (or ``?token=`` on the
     socket); it is also set as an HttpOnly cookie for the browser."""
     player, token = await live.players.register(body.name)
-    response.set_cookie(live.settings.cookie_name, token, httponly=True, samesite="lax",
-                        max_age=365 * 24 * 3600)
+    response.set_cookie(
+        live.settings.cookie_name, token, httponly=True, samesite="lax", max_age=365 * 24 * 3600
+    )
     return Registered(token=token, player=PlayerOut(**player))
 
 

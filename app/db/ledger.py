@@ -83,22 +83,37 @@ async def insert_rows(session: AsyncSession, table, rows: list[dict]) -> None:
         deferred.setdefault(table, []).extend(rows)
 
 
-async def post(session: AsyncSession, key: str, kind: str, legs: Sequence[Leg],
-               table_id: str | None = None) -> int | None:
+async def post(
+    session: AsyncSession, key: str, kind: str, legs: Sequence[Leg], table_id: str | None = None
+) -> int | None:
     """Write one balanced transaction; its id, or None when ``key`` was written before."""
     if sum(leg.amount for leg in legs) != 0:
         raise ValueError(f"ledger transaction {key} does not balance: {legs}")
     txn_id = await insert_ignore(
-        session, LedgerTxn, {"key": key, "kind": kind, "table_id": table_id}, ["key"])
+        session, LedgerTxn, {"key": key, "kind": kind, "table_id": table_id}, ["key"]
+    )
     if txn_id is None:
         return None
-    await insert_rows(session, LedgerEntry.__table__, [
-        {"txn_id": txn_id, "account": leg.account, "player_id": leg.player_id,
-         "amount": leg.amount} for leg in legs])
+    await insert_rows(
+        session,
+        LedgerEntry.__table__,
+        [
+            {
+                "txn_id": txn_id,
+                "account": leg.account,
+                "player_id": leg.player_id,
+                "amount": leg.amount,
+            }
+            for leg in legs
+        ],
+    )
     for leg in legs:
         if leg.account.startswith("wallet:") and leg.amount:
-            await session.execute(update(Wallet).where(Wallet.player_id == leg.player_id)
-                                  .values(balance=Wallet.balance + leg.amount))
+            await session.execute(
+                update(Wallet)
+                .where(Wallet.player_id == leg.player_id)
+                .values(balance=Wallet.balance + leg.amount)
+            )
     return txn_id
 
 
@@ -113,4 +128,3 @@ async def lock_wallet(session: AsyncSession, player_id: int) -> Wallet | None:
 async def txn_exists(session: AsyncSession, key: str) -> bool:
     found = await session.execute(select(LedgerTxn.id).where(LedgerTxn.key == key))
     return found.first() is not None
-

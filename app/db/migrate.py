@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
             await engine.dispose()
 
     asyncio.run(run())
-    print(f"database downgraded to {args.downgrade}" if args.downgrade
-          else f"database migrated to {args.revision}")
+    print(
+        f"database downgraded to {args.downgrade}"
+        if args.downgrade
+        else f"database migrated to {args.revision}"
+    )
     return 0

@@ -30,11 +30,13 @@ BUSY_TIMEOUT_MS = 30_000
 def normalize_url(url: str | None) -> str:
     """The async form of a database URL (None: the embedded SQLite default)."""
     url = url or DEFAULT_URL
-    for plain, driver in (("postgresql://", "postgresql+asyncpg://"),
-                          ("postgres://", "postgresql+asyncpg://"),
-                          ("sqlite://", "sqlite+aiosqlite://")):
+    for plain, driver in (
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
         if url.startswith(plain):
-            return driver + url[len(plain):]
+            return driver + url[len(plain) :]
     return url
 
 
@@ -55,8 +57,7 @@ def make_engine(url: str | None = None, *, schema: str | None = None, **kw) -> A
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(
-            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kw)
+        engine = create_async_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kw)
         _sqlite_pragmas(engine)
         return engine
     in_url = parsed.query.get("search_path")  # ...?search_path=<schema> in a URL

@@ -66,8 +66,13 @@ class Payment(NamedTuple):
 
     def to_json(self) -> JSON:
         """The form the game's events and results carry (no ``pips`` for a Lewat)."""
-        out: JSON = {"kind": self.kind, "payer": self.payer, "payee": self.payee,
-                     "amount": self.amount, "shortfall": self.shortfall}
+        out: JSON = {
+            "kind": self.kind,
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+            "shortfall": self.shortfall,
+        }
         if self.pips is not None:
             out["pips"] = self.pips
         return out
@@ -155,9 +160,13 @@ class Option:
         return opt_int(options, self.key, self.default, self.lo, self.hi)
 
     def to_json(self) -> JSON:
-        out: JSON = {"key": self.key, "type": self.type, "default": self.default,
-                     "label": f"opt.{self.key}",
-                     "help": f"opt.{self.key}.help" if self.help else None}
+        out: JSON = {
+            "key": self.key,
+            "type": self.type,
+            "default": self.default,
+            "label": f"opt.{self.key}",
+            "help": f"opt.{self.key}.help" if self.help else None,
+        }
         if self.type == "int":
             out.update(min=self.lo, max=self.hi)
         if self.type == "choice":
@@ -187,11 +196,13 @@ class GameDescriptor:
         return {o.key: o.parse(options) for o in self.options}
 
     def to_json(self) -> JSON:
-        return {"name": self.name,
-                "seats": {"min": self.min_seats, "max": self.max_seats,
-                          "default": self.default_seats},
-                "chips": self.chips, "managed": list(self.managed),
-                "options": [o.to_json() for o in self.options]}
+        return {
+            "name": self.name,
+            "seats": {"min": self.min_seats, "max": self.max_seats, "default": self.default_seats},
+            "chips": self.chips,
+            "managed": list(self.managed),
+            "options": [o.to_json() for o in self.options],
+        }
 
 
 class Ruleset(Generic[S, A]):
@@ -222,8 +233,15 @@ class Ruleset(Generic[S, A]):
         """Validated options with defaults filled in; BadOptions naming the field otherwise."""
         raise NotImplementedError
 
-    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
-                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> S:
+    def new_state(
+        self,
+        options: Mapping[str, Any],
+        n_seats: int,
+        seed: int,
+        *,
+        hands: Deal | None = None,
+        stock: Sequence[RawTile] | None = None,
+    ) -> S:
         raise NotImplementedError
 
     def to_act(self, state: S) -> int | None:
@@ -310,8 +328,13 @@ class Ruleset(Generic[S, A]):
         """The keys every view starts with (``game``, ``seat``, ``to_act``, ``legal``, ``over``),
         so clients and bots can treat all games alike."""
         to_act = self.to_act(state)
-        return {"game": self.name, "seat": seat, "to_act": to_act,
-                "legal": self.legal_json(state, seat), "over": to_act is None}
+        return {
+            "game": self.name,
+            "seat": seat,
+            "to_act": to_act,
+            "legal": self.legal_json(state, seat),
+            "over": to_act is None,
+        }
 
     def legal_json(self, state: S, seat: int | None) -> list[JSON]:
         if seat is None or self.to_act(state) != seat:
@@ -319,8 +342,13 @@ class Ruleset(Generic[S, A]):
         return [a.to_json() for a in self.legal_actions(state, seat)]
 
 
-def hidden_from(seat: int | None, hands: Sequence[Iterable[Tile]], pile: Iterable[Tile], *,
-                hands_shown: bool = False) -> set[Tile]:
+def hidden_from(
+    seat: int | None,
+    hands: Sequence[Iterable[Tile]],
+    pile: Iterable[Tile],
+    *,
+    hands_shown: bool = False,
+) -> set[Tile]:
     """The usual ``hidden_tiles``: the face-down pile (boneyard, undealt tiles) always, and every
     hand but the viewer's own until the game shows the hands."""
     hidden = set(pile)
@@ -345,6 +373,7 @@ def evolve(state: D, **changes: Any) -> D:
 
 
 # --- option and action parsing helpers -----------------------------------------------------
+
 
 def check_known(options: Mapping[str, Any], known: Sequence[str]) -> None:
     if not isinstance(options, Mapping):
@@ -390,7 +419,5 @@ def action_fields(raw: Mapping[str, Any], *names: str) -> list[Any]:
     extra = set(raw) - {"kind", *names}
     missing = [n for n in names if n not in raw]
     if extra or missing:
-        raise IllegalAction(
-            f"'{raw['kind']}' takes the fields {', '.join(names) or 'none'}"
-        )
+        raise IllegalAction(f"'{raw['kind']}' takes the fields {', '.join(names) or 'none'}")
     return [raw[n] for n in names]

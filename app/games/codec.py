@@ -119,7 +119,8 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
         if len(args) == 2 and args[1] is Ellipsis:
             item = _loader(args[0])
             return lambda d, w: (
-                tuple(item(x, w) for x in d) if type(d) is list else _fail(w, "expected a list"))
+                tuple(item(x, w) for x in d) if type(d) is list else _fail(w, "expected a list")
+            )
         items = [_loader(a) for a in args]
 
         def fixed(d: Any, w: str) -> Any:
@@ -131,8 +132,10 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
     if origin is dict or tp is dict:
         value = _loader(args[1] if args else Any)
         return lambda d, w: (
-            {k: value(v, w) for k, v in d.items()} if type(d) is dict
-            else _fail(w, "expected an object"))
+            {k: value(v, w) for k, v in d.items()}
+            if type(d) is dict
+            else _fail(w, "expected an object")
+        )
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         members = {m.value: m for m in tp}
         return lambda d, w: members[d] if d in members else _fail(w, f"{d!r}: not {tp.__name__}")

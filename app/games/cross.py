@@ -158,9 +158,13 @@ def opening(hand: Iterable[Tile]) -> Play:
     return PLAYS[top, None]
 
 
-def deal_round(n: int, seed: int, round_no: int, hands: Deal | None = None,
-               stock: Sequence[RawTile] | None = None,
-               ) -> tuple[tuple[T.Hand, ...], tuple[Tile, ...], int, int]:
+def deal_round(
+    n: int,
+    seed: int,
+    round_no: int,
+    hands: Deal | None = None,
+    stock: Sequence[RawTile] | None = None,
+) -> tuple[tuple[T.Hand, ...], tuple[Tile, ...], int, int]:
     """C-1/C-2: (hands, boneyard, redeal_no, opener); redealt until someone holds a double."""
     redeal_no = 0
     while True:
@@ -179,8 +183,11 @@ def _fitting(hand: Iterable[Tile], ends: dict[int, int]) -> list[Play]:
     return [PLAYS[t, ARMS[a]] for t in hand for a, v in ends.items() if v in t]
 
 
-def round_points(hands: Sequence[T.Hand], ending: str, out: int | None,
-                 ) -> tuple[int | None, int]:
+def round_points(
+    hands: Sequence[T.Hand],
+    ending: str,
+    out: int | None,
+) -> tuple[int | None, int]:
     """C-9: (winner or None, points) of a round that ended by domino or block."""
     pips = [T.hand_pips(h) for h in hands]
     if ending == "domino":
@@ -195,32 +202,73 @@ CrossAction = Play | Draw | Pass
 
 
 class Cross(Ruleset[State, CrossAction]):
-    descriptor = GameDescriptor("cross", 2, 4, options=(
-        Option("target", 100, 1, 10_000, help=True),
-        Option("draw_until_playable", False, help=True)))
+    descriptor = GameDescriptor(
+        "cross",
+        2,
+        4,
+        options=(
+            Option("target", 100, 1, 10_000, help=True),
+            Option("draw_until_playable", False, help=True),
+        ),
+    )
     state_type = State
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
         self.check_seats(n_seats)
         return self.descriptor.parse(options)
 
-    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
-                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
+    def new_state(
+        self,
+        options: Mapping[str, Any],
+        n_seats: int,
+        seed: int,
+        *,
+        hands: Deal | None = None,
+        stock: Sequence[RawTile] | None = None,
+    ) -> State:
         opts = self.parse_options(options, n_seats)
-        state = State(options=opts, seed=seed, round_no=0, redeal_no=0, opener=0, hands=(),
-                      boneyard=(), spinner=None, arms=(), turn=None, drawn=None, draws=0,
-                      scores=(0,) * n_seats, rounds=(), result=None)
+        state = State(
+            options=opts,
+            seed=seed,
+            round_no=0,
+            redeal_no=0,
+            opener=0,
+            hands=(),
+            boneyard=(),
+            spinner=None,
+            arms=(),
+            turn=None,
+            drawn=None,
+            draws=0,
+            scores=(0,) * n_seats,
+            rounds=(),
+            result=None,
+        )
         return self._deal(state, n_seats, hands, stock)[0]
 
-    def _deal(self, state: State, n: int, hands: Deal | None = None,
-              stock: Sequence[RawTile] | None = None) -> tuple[State, tuple[JSON, ...]]:
+    def _deal(
+        self,
+        state: State,
+        n: int,
+        hands: Deal | None = None,
+        stock: Sequence[RawTile] | None = None,
+    ) -> tuple[State, tuple[JSON, ...]]:
         round_no = state.round_no + 1
         dealt, rest, redeal_no, opener = deal_round(n, state.seed, round_no, hands, stock)
         new = evolve(
-            state, round_no=round_no, redeal_no=redeal_no, opener=opener, hands=dealt,
-            boneyard=rest, spinner=None, arms=((),) * 4, turn=opener, drawn=None, draws=0)
-        event = {"type": "round_started", "round": round_no, "opener": opener,
-                 "redeals": redeal_no}
+            state,
+            round_no=round_no,
+            redeal_no=redeal_no,
+            opener=opener,
+            hands=dealt,
+            boneyard=rest,
+            spinner=None,
+            arms=((),) * 4,
+            turn=opener,
+            drawn=None,
+            draws=0,
+        )
+        event = {"type": "round_started", "round": round_no, "opener": opener, "redeals": redeal_no}
         return new, (event,)
 
     def to_act(self, state: State) -> int | None:
@@ -288,8 +336,10 @@ class Cross(Ruleset[State, CrossAction]):
         arm = ARMS.index(action.arm)
         if arm not in ends:
             empty = ", ".join(ARMS[a] for a in ends)
-            return f"the cross is not complete: only the spinner's empty sides ({empty}) take a " \
-                   f"tile (C-4)"
+            return (
+                f"the cross is not complete: only the spinner's empty sides ({empty}) take a "
+                f"tile (C-4)"
+            )
         return f"{list(t)} does not match the {action.arm} arm's open end {ends[arm]}"
 
     # --- applying actions ------------------------------------------------------------------
@@ -312,7 +362,9 @@ class Cross(Ruleset[State, CrossAction]):
             a = ARMS.index(action.arm)
             end = state.open_ends()[a]
             arms = state.arms
-            changes = {"arms": arms[:a] + (arms[a] + ((end, T.other_end(t, end)),),) + arms[a + 1:]}
+            changes = {
+                "arms": arms[:a] + (arms[a] + ((end, T.other_end(t, end)),),) + arms[a + 1 :]
+            }
             played["arm"] = action.arm
         changes.update(hands=tuple(hands), drawn=None)
         if not hands[seat]:  # C-8 domino
@@ -325,55 +377,70 @@ class Cross(Ruleset[State, CrossAction]):
         hands = list(state.hands)
         hands[seat] = T.sort_hand(hands[seat] + (t,))
         changes: JSON = {"hands": tuple(hands), "boneyard": boneyard, "draws": state.draws + 1}
-        events: tuple[JSON, ...] = (
-            {"type": "drew", "seat": seat, "boneyard": len(boneyard)},
-        )
+        events: tuple[JSON, ...] = ({"type": "drew", "seat": seat, "boneyard": len(boneyard)},)
         if _fitting((t,), state.open_ends()):
             return self._step(state, events, drawn=t, **changes)
-        if (state.options["draw_until_playable"] and state.complete
-                and len(boneyard) > KEEP_IN_BONEYARD):
+        if (
+            state.options["draw_until_playable"]
+            and state.complete
+            and len(boneyard) > KEEP_IN_BONEYARD
+        ):
             return self._step(state, events, **changes)
         return self._next_turn(state, seat, (*events, {"type": "passed", "seat": seat}), changes)
 
-    def _next_turn(self, state: State, seat: int, events: tuple[JSON, ...],
-                   changes: JSON) -> Step[State]:
+    def _next_turn(
+        self, state: State, seat: int, events: tuple[JSON, ...], changes: JSON
+    ) -> Step[State]:
         """Hand the turn on, unless the round is blocked (C-8): nobody may draw (C-7) and no
         hand holds a tile that fits an open end."""
         if len(changes.get("boneyard", state.boneyard)) <= KEEP_IN_BONEYARD:
-            after = open_ends(changes.get("spinner", state.spinner),
-                              changes.get("arms", state.arms))
+            after = open_ends(
+                changes.get("spinner", state.spinner), changes.get("arms", state.arms)
+            )
             numbers = set(after.values())
             if not any(a in numbers or b in numbers for h in changes["hands"] for a, b in h):
                 return self._end_round(evolve(state, **changes), "blocked", None, events)
         return self._step(state, events, turn=(seat + 1) % state.n, **changes)
 
-    def _end_round(self, state: State, ending: str, out: int | None,
-                   events: tuple[JSON, ...]) -> Step[State]:
+    def _end_round(
+        self, state: State, ending: str, out: int | None, events: tuple[JSON, ...]
+    ) -> Step[State]:
         """C-9 scoring, then C-10: the match ends or the next round is dealt at once."""
         winner, points = round_points(state.hands, ending, out)
         scores = list(state.scores)
         if winner is not None:
             scores[winner] += points
-        summary = {"round": state.round_no, "ending": ending, "winner": winner,
-                   "points": points, "pips": [T.hand_pips(h) for h in state.hands],
-                   "draws": state.draws, "redeals": state.redeal_no}
+        summary = {
+            "round": state.round_no,
+            "ending": ending,
+            "winner": winner,
+            "points": points,
+            "pips": [T.hand_pips(h) for h in state.hands],
+            "draws": state.draws,
+            "redeals": state.redeal_no,
+        }
         hands = [T.hand_json(h) for h in state.hands]
         detail = {**summary, "scores": scores, "hands": hands}
         over_event = {"type": "round_over", **detail}
         ended = (RoundResult(state.round_no, winner, ending, None, detail),)
-        new = evolve(state, scores=tuple(scores), rounds=state.rounds + (summary,), turn=None,
-                     drawn=None)
+        new = evolve(
+            state, scores=tuple(scores), rounds=state.rounds + (summary,), turn=None, drawn=None
+        )
         events = (*events, over_event)
         if winner is not None and scores[winner] >= state.options["target"]:
-            result = {"winner": winner, "scores": scores, "rounds": len(new.rounds),
-                      "hands": hands}
+            result = {"winner": winner, "scores": scores, "rounds": len(new.rounds), "hands": hands}
             match_over = {"type": "match_over", "winner": winner, "scores": scores}
             return self._step(evolve(new, result=result), (*events, match_over), ended=ended)
         new, started = self._deal(new, state.n)
         return self._step(new, (*events, *started), ended=ended)
 
-    def _step(self, state: State, events: tuple[JSON, ...],
-              ended: tuple[RoundResult, ...] = (), **changes: Any) -> Step[State]:
+    def _step(
+        self,
+        state: State,
+        events: tuple[JSON, ...],
+        ended: tuple[RoundResult, ...] = (),
+        **changes: Any,
+    ) -> Step[State]:
         """The new state with ``changes``, and the move's events; ``ended``: the round that
         ended in it."""
         return Step(evolve(state, **changes), tuple(events), (), ended)

@@ -141,8 +141,9 @@ def _successor(state: State) -> tuple[State, dict[str, Any]]:
 _new_step = tuple.__new__
 
 
-def _pay(stacks: list[int], payer: int, payee: int, due: int, kind: PaymentKind,
-         pips: int | None = None) -> Payment:
+def _pay(
+    stacks: list[int], payer: int, payee: int, due: int, kind: PaymentKind, pips: int | None = None
+) -> Payment:
     """Move up to ``due`` chips from payer to payee, never below zero (G-11)."""
     amount = min(due, stacks[payer])
     stacks[payer] -= amount
@@ -175,8 +176,12 @@ def dead_end_winner(hands: Sequence[T.Hand], last_player: int) -> int:
 
     def key(seat: int) -> tuple[int, list[int], list[int], int]:
         hand = hands[seat]
-        return (len(hand), sorted(t[0] for t in hand), sorted(t[1] for t in hand),
-                (seat - last_player) % n)
+        return (
+            len(hand),
+            sorted(t[0] for t in hand),
+            sorted(t[1] for t in hand),
+            (seat - last_player) % n,
+        )
 
     return min(tied, key=key)
 
@@ -186,10 +191,17 @@ GapleAction = Play | Pass
 
 class Gaple(Ruleset[State, GapleAction]):
     descriptor = GameDescriptor(
-        "gaple", 2, 4, chips=True, managed=("stacks", "previous_winner"), options=(
+        "gaple",
+        2,
+        4,
+        chips=True,
+        managed=("stacks", "previous_winner"),
+        options=(
             Option("stake", 10, 1, MAX_STAKE, help=True),
             Option("field", "normal", choices=("normal", "bet"), help=True),
-            Option("opener", "random", choices=("random", "previous_winner"))))
+            Option("opener", "random", choices=("random", "previous_winner")),
+        ),
+    )
     state_type = State
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
@@ -199,8 +211,11 @@ class Gaple(Ruleset[State, GapleAction]):
         stacks = options.get("stacks")
         if stacks is None and "stacks" not in options:
             stacks = [100 * stake] * n_seats  # valid by construction: nothing to check
-        elif (not isinstance(stacks, (list, tuple)) or len(stacks) != n_seats
-                or not all(type(s) is int and s >= 0 for s in stacks)):
+        elif (
+            not isinstance(stacks, (list, tuple))
+            or len(stacks) != n_seats
+            or not all(type(s) is int and s >= 0 for s in stacks)
+        ):
             raise BadOptions("stacks", f"must be {n_seats} whole numbers of chips, none negative")
         else:
             for seat, chips in enumerate(stacks):
@@ -211,8 +226,15 @@ class Gaple(Ruleset[State, GapleAction]):
             raise BadOptions("previous_winner", f"must be a seat from 0 to {n_seats - 1} or null")
         return {**parsed, "stacks": list(stacks), "previous_winner": previous}
 
-    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
-                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
+    def new_state(
+        self,
+        options: Mapping[str, Any],
+        n_seats: int,
+        seed: int,
+        *,
+        hands: Deal | None = None,
+        stock: Sequence[RawTile] | None = None,
+    ) -> State:
         opts = self.parse_options(options, n_seats)
         rng = rng_for(seed, "deal")
         if hands is None:
@@ -229,9 +251,19 @@ class Gaple(Ruleset[State, GapleAction]):
         # object.__setattr__; a round is only ~25 moves, so this shows): same fields as State().
         masks = tuple([_mask(h) for h in dealt])
         state = object.__new__(State)
-        state.__dict__.update(options=opts, seed=seed, hands=dealt, undealt=rest, line=(),
-                              turn=opener, stacks=tuple(opts["stacks"]), payments=(),
-                              result=None, masks=masks, held=sum(masks))
+        state.__dict__.update(
+            options=opts,
+            seed=seed,
+            hands=dealt,
+            undealt=rest,
+            line=(),
+            turn=opener,
+            stacks=tuple(opts["stacks"]),
+            payments=(),
+            result=None,
+            masks=masks,
+            held=sum(masks),
+        )
         return state
 
     def to_act(self, state: State) -> int | None:
@@ -340,8 +372,7 @@ class Gaple(Ruleset[State, GapleAction]):
         hands = tuple(held_by)
         events = ({"type": "played", "seat": seat, "tile": [a, b], "end": end},)
         if not masks[seat]:  # G-7 going out
-            return self._settle(state, hands, masks, line, seat, "out", multiplier(t, ends),
-                                events)
+            return self._settle(state, hands, masks, line, seat, "out", multiplier(t, ends), events)
         held = state.held ^ bit
         if not held & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):  # G-8 Dead-End
             winner = dead_end_winner(hands, seat)
@@ -353,9 +384,17 @@ class Gaple(Ruleset[State, GapleAction]):
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
         return _new_step(Step, (new, events, (), ()))
 
-    def _settle(self, state: State, hands: tuple[T.Hand, ...], masks: list[int],
-                line: tuple[T.Tile, ...], winner: int, ending: str, mult: str,
-                events: tuple[JSON, ...]) -> Step[State]:
+    def _settle(
+        self,
+        state: State,
+        hands: tuple[T.Hand, ...],
+        masks: list[int],
+        line: tuple[T.Tile, ...],
+        winner: int,
+        ending: str,
+        mult: str,
+        events: tuple[JSON, ...],
+    ) -> Step[State]:
         """G-10: every other player pays the winner, capped by their stack (G-11)."""
         opts, value = state.options, MULTIPLIERS[mult]
         unit = opts["stake"] * value  # per loser; times their pips on a bet table
@@ -367,7 +406,8 @@ class Gaple(Ruleset[State, GapleAction]):
                 continue
             left = T.hand_pips(hands[seat])
             settlements.append(
-                _pay(stacks, seat, winner, unit * left if bet else unit, "settlement", left))
+                _pay(stacks, seat, winner, unit * left if bet else unit, "settlement", left)
+            )
         payments = [*state.payments, *(p.to_json() for p in settlements)]
         result = {
             "winner": winner,
@@ -379,8 +419,16 @@ class Gaple(Ruleset[State, GapleAction]):
         }
         events = (*events, {"type": "round_over", **result})
         new, fields = _successor(state)
-        fields.update(hands=hands, masks=tuple(masks), held=sum(masks), line=line, turn=None,
-                      stacks=tuple(stacks), payments=tuple(payments), result=result)
+        fields.update(
+            hands=hands,
+            masks=tuple(masks),
+            held=sum(masks),
+            line=line,
+            turn=None,
+            stacks=tuple(stacks),
+            payments=tuple(payments),
+            result=result,
+        )
         over = RoundResult(None, winner, ending, value, result, tuple(settlements))
         return Step(new, events, (), (over,))
 
@@ -409,8 +457,11 @@ class Gaple(Ruleset[State, GapleAction]):
         }
 
     def all_tiles(self, state: State) -> list[tuple[int, int]]:
-        return [T.tile(*p) for p in state.line] + [t for h in state.hands for t in h] + list(
-            state.undealt)
+        return (
+            [T.tile(*p) for p in state.line]
+            + [t for h in state.hands for t in h]
+            + list(state.undealt)
+        )
 
     def hidden_tiles(self, state: State, seat: int | None) -> set[tuple[int, int]]:
         # G-1: undealt tiles stay hidden even after the round; the hands are shown then

@@ -59,12 +59,11 @@ class BuyInReconciler:
         for row in await money.pending_buy_ins(self.db, older_than=older):
             outcome = await self.decide(row.table_id, row.key)
             if outcome is not None:
-                resolved += await money.settle_buy_in(self.db, row.key,
-                                                      seated=outcome == "seated")
+                resolved += await money.settle_buy_in(self.db, row.key, seated=outcome == "seated")
         return resolved
 
     async def decide(self, tid: str, key: str) -> str | None:
-        """"seated" or "void" as the table decides it; None: not decidable yet."""
+        """ "seated" or "void" as the table decides it; None: not decidable yet."""
         snap = await self.store.snapshot(tid, fresh=True)
         if snap is None:
             return None if await self.store.outbox_backlog(tid) else "void"

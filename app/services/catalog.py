@@ -14,9 +14,16 @@ from app.games import registry
 
 def games(settings: Settings) -> dict[str, Any]:
     return {
-        "games": [registry.get_ruleset(name).descriptor.to_json()
-                  for name in registry.available()],
-        "table_options": [{"key": "turn_seconds", "type": "int", "min": 1, "max": 600,
-                           "default": settings.turn_seconds, "label": "create.turn_seconds",
-                           "help": "create.turn_seconds.help"}],
+        "games": [registry.get_ruleset(name).descriptor.to_json() for name in registry.available()],
+        "table_options": [
+            {
+                "key": "turn_seconds",
+                "type": "int",
+                "min": 1,
+                "max": 600,
+                "default": settings.turn_seconds,
+                "label": "create.turn_seconds",
+                "help": "create.turn_seconds.help",
+            }
+        ],
     }

@@ -11,21 +11,34 @@ from app.services.money import iso
 Sessions = async_sessionmaker[AsyncSession]
 
 
-
-
-async def player_matches(db: Sessions, player_id: int, *, limit: int = 50,
-                         before: int | None = None) -> list[dict]:
+async def player_matches(
+    db: Sessions, player_id: int, *, limit: int = 50, before: int | None = None
+) -> list[dict]:
     """The player's finished matches, newest first (``before``: a match id, for paging)."""
-    stmt = (select(Match, MatchSeat).join(MatchSeat, MatchSeat.match_id == Match.id)
-            .where(MatchSeat.player_id == player_id, Match.finished_at.is_not(None))
-            .order_by(Match.id.desc()).limit(limit))
+    stmt = (
+        select(Match, MatchSeat)
+        .join(MatchSeat, MatchSeat.match_id == Match.id)
+        .where(MatchSeat.player_id == player_id, Match.finished_at.is_not(None))
+        .order_by(Match.id.desc())
+        .limit(limit)
+    )
     if before is not None:
         stmt = stmt.where(Match.id < before)
     async with db() as session:
         rows = (await session.execute(stmt)).all()
-    return [{"id": m.id, "table": m.table_id, "number": m.number, "game": m.game,
-             "finished_at": iso(m.finished_at), "seat": s.seat, "score": s.score,
-             "winner": s.winner} for m, s in rows]
+    return [
+        {
+            "id": m.id,
+            "table": m.table_id,
+            "number": m.number,
+            "game": m.game,
+            "finished_at": iso(m.finished_at),
+            "seat": s.seat,
+            "score": s.score,
+            "winner": s.winner,
+        }
+        for m, s in rows
+    ]
 
 
 async def match_record(db: Sessions, match_id: int) -> dict | None:
@@ -34,38 +47,107 @@ async def match_record(db: Sessions, match_id: int) -> dict | None:
         match = await session.get(Match, match_id)
         if match is None or match.finished_at is None:
             return None
-        seats = (await session.execute(
-            select(MatchSeat, Player.name).outerjoin(Player, Player.id == MatchSeat.player_id)
-            .where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat))).all()
-        rounds = (await session.execute(select(Round).where(Round.match_id == match_id)
-                                        .order_by(Round.number))).scalars().all()
+        seats = (
+            await session.execute(
+                select(MatchSeat, Player.name)
+                .outerjoin(Player, Player.id == MatchSeat.player_id)
+                .where(MatchSeat.match_id == match_id)
+                .order_by(MatchSeat.seat)
+            )
+        ).all()
+        rounds = (
+            (
+                await session.execute(
+                    select(Round).where(Round.match_id == match_id).order_by(Round.number)
+                )
+            )
+            .scalars()
+            .all()
+        )
         round_ids = [r.id for r in rounds]
-        bets = (await session.execute(select(Bet).where(Bet.round_id.in_(round_ids))
-                                      .order_by(Bet.payer_seat))).scalars().all()
-        lewats = (await session.execute(select(LewatPayment).where(
-            LewatPayment.round_id.in_(round_ids)).order_by(LewatPayment.version))).scalars().all()
-        moves = (await session.execute(select(Move).where(Move.match_id == match_id)
-                                       .order_by(Move.seq))).scalars().all()
+        bets = (
+            (
+                await session.execute(
+                    select(Bet).where(Bet.round_id.in_(round_ids)).order_by(Bet.payer_seat)
+                )
+            )
+            .scalars()
+            .all()
+        )
+        lewats = (
+            (
+                await session.execute(
+                    select(LewatPayment)
+                    .where(LewatPayment.round_id.in_(round_ids))
+                    .order_by(LewatPayment.version)
+                )
+            )
+            .scalars()
+            .all()
+        )
+        moves = (
+            (
+                await session.execute(
+                    select(Move).where(Move.match_id == match_id).order_by(Move.seq)
+                )
+            )
+            .scalars()
+            .all()
+        )
 
     def payment(p) -> dict:
-        return {"payer": p.payer_seat, "payee": p.payee_seat, "amount": p.amount,
-                "shortfall": p.shortfall}
+        return {
+            "payer": p.payer_seat,
+            "payee": p.payee_seat,
+            "amount": p.amount,
+            "shortfall": p.shortfall,
+        }
 
     return {
-        "id": match.id, "table": match.table_id, "number": match.number, "game": match.game,
-        "options": match.options, "seed": match.seed, "started_at": iso(match.started_at),
-        "finished_at": iso(match.finished_at), "result": match.result,
-        "players": [{"seat": s.seat, "player_id": s.player_id, "name": name,
-                     "bot": s.player_id is None, "score": s.score, "winner": s.winner}
-                    for s, name in seats],
-        "rounds": [{
-            "number": r.number, "winner": r.winner, "ending": r.ending,
-            "multiplier": r.multiplier,
-            "lewat": [{**payment(p), "version": p.version} for p in lewats if p.round_id == r.id],
-            "bets": [{**payment(b), "stake": b.stake, "field": b.field,
-                      "multiplier": b.multiplier, "pips": b.pips}
-                     for b in bets if b.round_id == r.id],
-        } for r in rounds],
-        "moves": [{"seq": m.seq, "seat": m.seat, "v": m.version, "action": m.action}
-                  for m in moves],
+        "id": match.id,
+        "table": match.table_id,
+        "number": match.number,
+        "game": match.game,
+        "options": match.options,
+        "seed": match.seed,
+        "started_at": iso(match.started_at),
+        "finished_at": iso(match.finished_at),
+        "result": match.result,
+        "players": [
+            {
+                "seat": s.seat,
+                "player_id": s.player_id,
+                "name": name,
+                "bot": s.player_id is None,
+                "score": s.score,
+                "winner": s.winner,
+            }
+            for s, name in seats
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "winner": r.winner,
+                "ending": r.ending,
+                "multiplier": r.multiplier,
+                "lewat": [
+                    {**payment(p), "version": p.version} for p in lewats if p.round_id == r.id
+                ],
+                "bets": [
+                    {
+                        **payment(b),
+                        "stake": b.stake,
+                        "field": b.field,
+                        "multiplier": b.multiplier,
+                        "pips": b.pips,
+                    }
+                    for b in bets
+                    if b.round_id == r.id
+                ],
+            }
+            for r in rounds
+        ],
+        "moves": [
+            {"seq": m.seq, "seat": m.seat, "v": m.version, "action": m.action} for m in moves
+        ],
     }

@@ -36,8 +36,9 @@ class Lobby:
         self.store = writer.store
         self.db = db
 
-    async def create(self, game: str, n_seats: int, options: dict, turn_seconds: int | None
-                     ) -> dict:
+    async def create(
+        self, game: str, n_seats: int, options: dict, turn_seconds: int | None
+    ) -> dict:
         try:
             rs = registry.get_ruleset(game)
             rs.check_seats(n_seats)
@@ -53,24 +54,34 @@ class Lobby:
             field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
             raise TableError(422, "bad_options", e.message, field) from e
         tid = secrets.token_hex(5)
-        doc = D.new_doc(rs, tid, n_seats, parsed, turn_seconds or self.settings.turn_seconds,
-                        now_ms())
+        doc = D.new_doc(
+            rs, tid, n_seats, parsed, turn_seconds or self.settings.turn_seconds, now_ms()
+        )
         res = await self.writer.create(tid, doc)
         return D.summary(doc, res.v)
 
     async def get(self, tid: str) -> dict:
         return self.views.summary(await self.writer.snap(tid))
 
-    async def list_tables(self, *, game: str | None, stake: int | None, open_seats: bool,
-                   page: int, per_page: int) -> dict:
+    async def list_tables(
+        self, *, game: str | None, stake: int | None, open_seats: bool, page: int, per_page: int
+    ) -> dict:
         snaps = await self._live_snaps()
         items = [self.views.summary(s) for s in snaps]
-        items = [t for t in items if (game is None or t["game"] == game)
-                 and (stake is None or t["stake"] == stake)
-                 and (not open_seats or t["open_seats"] > 0)]
+        items = [
+            t
+            for t in items
+            if (game is None or t["game"] == game)
+            and (stake is None or t["stake"] == stake)
+            and (not open_seats or t["open_seats"] > 0)
+        ]
         start = (page - 1) * per_page
-        return {"items": items[start:start + per_page], "page": page, "per_page": per_page,
-                "total": len(items)}
+        return {
+            "items": items[start : start + per_page],
+            "page": page,
+            "per_page": per_page,
+            "total": len(items),
+        }
 
     async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
         snap = await self.writer.snap(tid)
@@ -95,15 +106,25 @@ class Lobby:
             if outcome == "seated":  # this request's own write landed; its reply was lost
                 return None
             if outcome == "void":
-                raise TableError(409, "buy_in_expired",
-                                 "taking the seat took too long; the buy-in is back in your wallet")
+                raise TableError(
+                    409,
+                    "buy_in_expired",
+                    "taking the seat took too long; the buy-in is back in your wallet",
+                )
             if snap.doc["seats"][n] is not None:
                 raise TableError(409, "seat_taken", f"seat {n} is taken")
             if D.seat_of(snap.doc, player["id"]) is not None:  # a concurrent sit won
                 raise TableError(409, "already_seated", "you already sit at this table")
             ch = self.writer.begin(snap)
-            ch.doc["seats"][n] = D.make_seat(player["id"], player["name"], bot=False,
-                                             stack=stack, sit=v_next, seen=now_ms(), buy_in=key)
+            ch.doc["seats"][n] = D.make_seat(
+                player["id"],
+                player["name"],
+                bot=False,
+                stack=stack,
+                sit=v_next,
+                seen=now_ms(),
+                buy_in=key,
+            )
             if key is not None:
                 D.note_buy_in(ch.doc, key, "seated", now_ms())
             ch.events.append({"type": "seated", "table_seat": n, "name": player["name"]})
@@ -138,8 +159,9 @@ class Lobby:
             stack = self.settings.bot_stack if ch.doc["chips"] else None
             for n, seat in enumerate(ch.doc["seats"]):
                 if seat is None:
-                    ch.doc["seats"][n] = D.make_seat(f"bot:{n}", f"Bot {n + 1}", bot=True,
-                                                     stack=stack, sit=v_next)
+                    ch.doc["seats"][n] = D.make_seat(
+                        f"bot:{n}", f"Bot {n + 1}", bot=True, stack=stack, sit=v_next
+                    )
                     ch.events.append({"type": "seated", "table_seat": n, "bot": True})
             self.writer.maybe_deal(ch, v_next)
             return ch
@@ -165,9 +187,13 @@ class Lobby:
             raise TableError(422, "bad_options", f"unknown game {game!r}", "game")
         for snap in await self._live_snaps():
             doc = snap.doc
-            if (doc["game"] == game and None in doc["seats"] and D.human_seated(doc)
-                    and D.seat_of(doc, player["id"]) is None
-                    and (doc["chips"] or doc["status"] == D.TableStatus.WAITING)):
+            if (
+                doc["game"] == game
+                and None in doc["seats"]
+                and D.human_seated(doc)
+                and D.seat_of(doc, player["id"]) is None
+                and (doc["chips"] or doc["status"] == D.TableStatus.WAITING)
+            ):
                 n = doc["seats"].index(None)
                 try:
                     return {"table": await self.sit(player, doc["id"], n, None), "seat": n}
@@ -184,8 +210,9 @@ class Lobby:
         assert res is not None and res.current is not None
         return self.views.summary(res.current)
 
-    async def _buy_in(self, pid: Any, tid: str, seat: int, amount: int, sit: int,
-                      stake: int) -> str | None:
+    async def _buy_in(
+        self, pid: Any, tid: str, seat: int, amount: int, sit: int, stake: int
+    ) -> str | None:
         """The buy-in leaves the wallet before the seat is taken; refused with a clear error
         when the wallet cannot pay. Returns its key. Each sit request has its own buy-in (a
         nonce in the key), refunded if that request's seat is not taken, so a double-click
@@ -194,8 +221,16 @@ class Lobby:
             return None
         key = f"{money.buy_in_key(tid, seat, sit)}:{secrets.token_hex(4)}"
         try:
-            await money.buy_in(self.db, pid, tid, seat, amount, key=key, minimum=stake,
-                               maximum=stake * self.settings.buy_in_max_stakes)
+            await money.buy_in(
+                self.db,
+                pid,
+                tid,
+                seat,
+                amount,
+                key=key,
+                minimum=stake,
+                maximum=stake * self.settings.buy_in_max_stakes,
+            )
             return key
         except money.BadBuyIn as e:
             raise TableError(422, e.code, e.message, "buy_in") from e

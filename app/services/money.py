@@ -70,8 +70,9 @@ def starting_balance() -> int:
     return int(getattr(get_settings(), "starting_balance", DEFAULT_STARTING_BALANCE))
 
 
-async def register_player(db: Sessions, name: str, *, kind: str = "guest",
-                          grant: int | None = None) -> Player:
+async def register_player(
+    db: Sessions, name: str, *, kind: str = "guest", grant: int | None = None
+) -> Player:
     """A new player with a wallet holding the starting grant (one ledger transaction)."""
     grant = starting_balance() if grant is None else grant
     async with db.begin() as session:
@@ -80,8 +81,12 @@ async def register_player(db: Sessions, name: str, *, kind: str = "guest",
         await session.flush()
         session.add(Wallet(player_id=player.id, balance=0))
         await session.flush()
-        await ledger.post(session, f"grant:{player.id}", "grant", [
-            Leg(HOUSE, None, -grant), Leg(wallet_account(player.id), player.id, grant)])
+        await ledger.post(
+            session,
+            f"grant:{player.id}",
+            "grant",
+            [Leg(HOUSE, None, -grant), Leg(wallet_account(player.id), player.id, grant)],
+        )
     return player
 
 
@@ -93,8 +98,17 @@ def cash_out_key(table_id: str, seat: int, sit: int) -> str:
     return f"cash_out:{table_id}:{seat}:{sit}"
 
 
-async def buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount: int, *,
-                 key: str, minimum: int = 1, maximum: int | None = None) -> int:
+async def buy_in(
+    db: Sessions,
+    player_id: int,
+    table_id: str,
+    seat: int,
+    amount: int,
+    *,
+    key: str,
+    minimum: int = 1,
+    maximum: int | None = None,
+) -> int:
     """Move ``amount`` chips from the wallet to the player's stack on the table.
 
     Returns the wallet balance after it. A key written before is a no-op (the balance is
@@ -106,12 +120,14 @@ async def buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount:
     try:
         return await _buy_in(db, player_id, table_id, seat, amount, key)
     except UNREACHABLE as err:
-        raise Unavailable("chips cannot be moved right now (database unreachable); "
-                          "try again shortly") from err
+        raise Unavailable(
+            "chips cannot be moved right now (database unreachable); try again shortly"
+        ) from err
 
 
-async def _buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount: int,
-                  key: str) -> int:
+async def _buy_in(
+    db: Sessions, player_id: int, table_id: str, seat: int, amount: int, key: str
+) -> int:
     async with db.begin() as session:
         wallet = await ledger.lock_wallet(session, player_id)
         if wallet is None:
@@ -121,12 +137,28 @@ async def _buy_in(db: Sessions, player_id: int, table_id: str, seat: int, amount
         balance = wallet.balance
         if balance < amount:
             raise InsufficientChips(
-                f"you have {balance} chips in your wallet; the buy-in is {amount}")
-        await ledger.post(session, key, "buy_in", [
-            Leg(wallet_account(player_id), player_id, -amount),
-            Leg(stack_account(table_id, player_id), player_id, amount)], table_id)
-        session.add(BuyIn(key=key, player_id=player_id, table_id=table_id, seat=seat,
-                          amount=amount, status="pending"))
+                f"you have {balance} chips in your wallet; the buy-in is {amount}"
+            )
+        await ledger.post(
+            session,
+            key,
+            "buy_in",
+            [
+                Leg(wallet_account(player_id), player_id, -amount),
+                Leg(stack_account(table_id, player_id), player_id, amount),
+            ],
+            table_id,
+        )
+        session.add(
+            BuyIn(
+                key=key,
+                player_id=player_id,
+                table_id=table_id,
+                seat=seat,
+                amount=amount,
+                status="pending",
+            )
+        )
         return balance - amount
 
 
@@ -139,14 +171,15 @@ async def settle_buy_in(db: Sessions, key: str, *, seated: bool) -> bool:
             if seated:
                 return await mark_seated_in(session, key)
             done: CursorResult = await session.execute(  # type: ignore[assignment]
-                update(BuyIn).where(BuyIn.key == key, BuyIn.status == "pending")
+                update(BuyIn)
+                .where(BuyIn.key == key, BuyIn.status == "pending")
                 .values(status="refunded", resolved_at=func.now())
-                .returning(BuyIn.player_id, BuyIn.table_id, BuyIn.amount))
+                .returning(BuyIn.player_id, BuyIn.table_id, BuyIn.amount)
+            )
             row = done.first()
             if row is None:
                 return False
-            await cash_out_in(session, row.player_id, row.table_id, row.amount,
-                              key="refund:" + key)
+            await cash_out_in(session, row.player_id, row.table_id, row.amount, key="refund:" + key)
             return True
     except UNREACHABLE as err:
         raise Unavailable("chips cannot be moved right now (database unreachable)") from err
@@ -155,35 +188,48 @@ async def settle_buy_in(db: Sessions, key: str, *, seated: bool) -> bool:
 async def mark_seated_in(session: AsyncSession, key: str) -> bool:
     """The pending buy-in ``key`` is a seat's stack now; False if it was resolved before."""
     done: CursorResult = await session.execute(  # type: ignore[assignment]
-        update(BuyIn).where(BuyIn.key == key, BuyIn.status == "pending")
-        .values(status="seated", resolved_at=func.now()))
+        update(BuyIn)
+        .where(BuyIn.key == key, BuyIn.status == "pending")
+        .values(status="seated", resolved_at=func.now())
+    )
     return done.rowcount > 0
 
 
-async def pending_buy_ins(db: Sessions, *, older_than: datetime, limit: int = 100
-                          ) -> list[BuyIn]:
+async def pending_buy_ins(db: Sessions, *, older_than: datetime, limit: int = 100) -> list[BuyIn]:
     """Buy-ins still pending since before ``older_than``, oldest first."""
     async with db() as session:
         rows = await session.execute(
-            select(BuyIn).where(BuyIn.status == "pending", BuyIn.created_at < older_than)
-            .order_by(BuyIn.created_at).limit(limit))
+            select(BuyIn)
+            .where(BuyIn.status == "pending", BuyIn.created_at < older_than)
+            .order_by(BuyIn.created_at)
+            .limit(limit)
+        )
         return list(rows.scalars())
 
 
-async def cash_out(db: Sessions, player_id: int, table_id: str, seat: int, amount: int, *,
-                   key: str) -> bool:
+async def cash_out(
+    db: Sessions, player_id: int, table_id: str, seat: int, amount: int, *, key: str
+) -> bool:
     """Return ``amount`` chips from the player's stack to the wallet; False if already done."""
     async with db.begin() as session:
         return await cash_out_in(session, player_id, table_id, amount, key=key)
 
 
-async def cash_out_in(session: AsyncSession, player_id: int, table_id: str, amount: int, *,
-                      key: str) -> bool:
+async def cash_out_in(
+    session: AsyncSession, player_id: int, table_id: str, amount: int, *, key: str
+) -> bool:
     if amount < 0:
         raise ValueError("a cash-out is never negative")
-    txn = await ledger.post(session, key, "cash_out", [
-        Leg(stack_account(table_id, player_id), player_id, -amount),
-        Leg(wallet_account(player_id), player_id, amount)], table_id)
+    txn = await ledger.post(
+        session,
+        key,
+        "cash_out",
+        [
+            Leg(stack_account(table_id, player_id), player_id, -amount),
+            Leg(wallet_account(player_id), player_id, amount),
+        ],
+        table_id,
+    )
     return txn is not None
 
 
@@ -194,31 +240,53 @@ class WalletView:
     recent: list[dict]
 
     def to_json(self) -> dict:
-        return {"balance": self.balance, "at_tables": self.at_tables,
-                "chips_at_tables": sum(self.at_tables.values()), "recent": self.recent}
+        return {
+            "balance": self.balance,
+            "at_tables": self.at_tables,
+            "chips_at_tables": sum(self.at_tables.values()),
+            "recent": self.recent,
+        }
 
 
 async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView:
     """The balance, the chips on each table (as the ledger knows them) and recent lines."""
     async with db() as session:
-        bal = (await session.execute(select(Wallet.balance).where(
-            Wallet.player_id == player_id))).scalar_one_or_none()
+        bal = (
+            await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
+        ).scalar_one_or_none()
         if bal is None:
             raise UnknownPlayer(f"player {player_id} has no wallet")
         stacks = await session.execute(
             select(LedgerEntry.account, func.sum(LedgerEntry.amount))
             .where(LedgerEntry.player_id == player_id, LedgerEntry.account.like("stack:%"))
-            .group_by(LedgerEntry.account))
+            .group_by(LedgerEntry.account)
+        )
         at_tables = {acc.split(":")[1]: int(total) for acc, total in stacks if total}
         rows = await session.execute(
-            select(LedgerTxn.key, LedgerTxn.kind, LedgerTxn.table_id, LedgerTxn.created_at,
-                   LedgerEntry.account, LedgerEntry.amount)
+            select(
+                LedgerTxn.key,
+                LedgerTxn.kind,
+                LedgerTxn.table_id,
+                LedgerTxn.created_at,
+                LedgerEntry.account,
+                LedgerEntry.amount,
+            )
             .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
             .where(LedgerEntry.player_id == player_id)
-            .order_by(LedgerEntry.id.desc()).limit(limit))
-        recent = [{"key": k, "kind": kind, "table": t, "at": iso(at),
-                   "account": "wallet" if acc.startswith("wallet:") else "stack", "amount": amt}
-                  for k, kind, t, at, acc, amt in rows]
+            .order_by(LedgerEntry.id.desc())
+            .limit(limit)
+        )
+        recent = [
+            {
+                "key": k,
+                "kind": kind,
+                "table": t,
+                "at": iso(at),
+                "account": "wallet" if acc.startswith("wallet:") else "stack",
+                "amount": amt,
+            }
+            for k, kind, t, at, acc, amt in rows
+        ]
     return WalletView(int(bal), at_tables, recent)
 
 
@@ -232,6 +300,7 @@ def iso(dt: datetime | None) -> str | None:
 async def audit(db: Sessions) -> dict:
     """The money invariants (DESIGN.md "Money"); ``ok`` is True when all of them hold."""
     async with db() as session:
+
         async def scalar(stmt) -> int:
             return int((await session.execute(stmt)).scalar_one() or 0)
 
@@ -240,24 +309,60 @@ async def audit(db: Sessions) -> dict:
         wallets = await scalar(select(func.coalesce(func.sum(Wallet.balance), 0)))
         wallets_ledger = await scalar(select(total).where(LedgerEntry.account.like("wallet:%")))
         stacks = await scalar(select(total).where(LedgerEntry.account.like("stack:%")))
-        unbalanced = (await session.execute(
-            select(LedgerTxn.key).join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
-            .group_by(LedgerTxn.key).having(func.sum(LedgerEntry.amount) != 0))).scalars().all()
+        unbalanced = (
+            (
+                await session.execute(
+                    select(LedgerTxn.key)
+                    .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
+                    .group_by(LedgerTxn.key)
+                    .having(func.sum(LedgerEntry.amount) != 0)
+                )
+            )
+            .scalars()
+            .all()
+        )
         negative_wallets = await scalar(select(func.count()).where(Wallet.balance < 0))
-        negative_stacks = (await session.execute(
-            select(LedgerEntry.account).where(LedgerEntry.account.like("stack:%"))
-            .group_by(LedgerEntry.account).having(func.sum(LedgerEntry.amount) < 0)
-        )).scalars().all()
+        negative_stacks = (
+            (
+                await session.execute(
+                    select(LedgerEntry.account)
+                    .where(LedgerEntry.account.like("stack:%"))
+                    .group_by(LedgerEntry.account)
+                    .having(func.sum(LedgerEntry.amount) < 0)
+                )
+            )
+            .scalars()
+            .all()
+        )
         account = literal("wallet:") + cast(Wallet.player_id, String)
-        wallet_mismatch = (await session.execute(
-            select(Wallet.player_id).outerjoin(LedgerEntry, LedgerEntry.account == account)
-            .group_by(Wallet.player_id, Wallet.balance)
-            .having(Wallet.balance != func.coalesce(func.sum(LedgerEntry.amount), 0))
-        )).scalars().all()
+        wallet_mismatch = (
+            (
+                await session.execute(
+                    select(Wallet.player_id)
+                    .outerjoin(LedgerEntry, LedgerEntry.account == account)
+                    .group_by(Wallet.player_id, Wallet.balance)
+                    .having(Wallet.balance != func.coalesce(func.sum(LedgerEntry.amount), 0))
+                )
+            )
+            .scalars()
+            .all()
+        )
     granted = -house
-    ok = (granted == wallets + stacks and wallets == wallets_ledger and not unbalanced
-          and not negative_wallets and not negative_stacks and not wallet_mismatch)
-    return {"ok": ok, "granted": granted, "wallets": wallets, "stacks_in_play": stacks,
-            "unbalanced_txns": list(unbalanced), "negative_wallets": negative_wallets,
-            "negative_stacks": list(negative_stacks), "wallets_not_matching_ledger":
-            list(wallet_mismatch)}
+    ok = (
+        granted == wallets + stacks
+        and wallets == wallets_ledger
+        and not unbalanced
+        and not negative_wallets
+        and not negative_stacks
+        and not wallet_mismatch
+    )
+    return {
+        "ok": ok,
+        "granted": granted,
+        "wallets": wallets,
+        "stacks_in_play": stacks,
+        "unbalanced_txns": list(unbalanced),
+        "negative_wallets": negative_wallets,
+        "negative_stacks": list(negative_stacks),
+        "wallets_not_matching_ledger": list(wallet_mismatch),
+    }

@@ -83,8 +83,11 @@ class Moves:
         than a tenth of the idle limit, so a chatty player costs a write every few minutes."""
         snap = await self.store.snapshot(tid)
         n = D.seat_of(snap.doc, pid) if snap else None
-        if snap is None or n is None or not (snap.doc["seats"][n]["away"]
-                                             or self._stale_seen(snap.doc, n)):
+        if (
+            snap is None
+            or n is None
+            or not (snap.doc["seats"][n]["away"] or self._stale_seen(snap.doc, n))
+        ):
             return
 
         def build(snap: Snapshot, v_next: int) -> D.Change | None:
@@ -127,8 +130,13 @@ class Moves:
             if clock["kind"] == "next":
                 self.writer.maybe_deal(ch, v_next)
             else:
-                D.timeout(ch, self.writer.ruleset(ch.doc["game"]), clock, v_next,
-                          away_after=self.settings.away_after_timeouts)
+                D.timeout(
+                    ch,
+                    self.writer.ruleset(ch.doc["game"]),
+                    clock,
+                    v_next,
+                    away_after=self.settings.away_after_timeouts,
+                )
             return ch
 
         try:
@@ -139,6 +147,7 @@ class Moves:
 
     async def _chores(self, tid: str, snap: Snapshot) -> bool:
         """Free the idle seats / close the table, when due; once, version-checked."""
+
         def build(snap: Snapshot, v_next: int) -> D.Change | None:
             ch = self.writer.begin(snap)
             idle_ms, empty_ms = self.writer.chores_ms()
@@ -159,4 +168,5 @@ class Moves:
         seat = doc["seats"][n]
         seen = seat.get("seen") if seat else None
         return D.game_seat(doc, n) is None and (
-            seen is None or now_ms() - seen > self.settings.idle_seat_seconds * 100)
+            seen is None or now_ms() - seen > self.settings.idle_seat_seconds * 100
+        )

@@ -31,8 +31,7 @@ NAME_MIN, NAME_MAX = 2, 24
 NAME_EXTRA = " _-.'"
 # Letters of other scripts drawn like the Latin ones of "bot" (after casefolding); NFKC
 # already folds the fullwidth and mathematical ones (Ｂｏｔ, 𝐁𝐨𝐭).
-LOOK_ALIKE = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": "o", "т": "t",
-                            "τ": "t"})
+LOOK_ALIKE = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": "o", "т": "t", "τ": "t"})
 BOT_LIKE = re.compile(r"b[o0]t(\d|$)")  # bots are "Bot 1", "Bot 2", ... (services/lobby.py)
 
 
@@ -65,8 +64,11 @@ def _skeleton(name: str) -> str:
     """What a name looks like: casefolded, look-alike letters and every script's digits as
     the ASCII ones, separators dropped."""
     folded = name.casefold().translate(LOOK_ALIKE)
-    return "".join(str(unicodedata.decimal(c)) if unicodedata.decimal(c, None) is not None
-                   else c for c in folded if c not in NAME_EXTRA)
+    return "".join(
+        str(unicodedata.decimal(c)) if unicodedata.decimal(c, None) is not None else c
+        for c in folded
+        if c not in NAME_EXTRA
+    )
 
 
 def _b64(data: bytes) -> str:
@@ -92,8 +94,9 @@ def verify(key: bytes, token: str) -> Any | None:
 
 
 class Players:
-    def __init__(self, redis: Redis, keys: Keys, signing_key: bytes, *, db=None,
-                 grant: int | None = None):
+    def __init__(
+        self, redis: Redis, keys: Keys, signing_key: bytes, *, db=None, grant: int | None = None
+    ):
         self.redis, self.keys, self.key = redis, keys, signing_key
         self.db, self.grant = db, grant
 
@@ -133,5 +136,7 @@ def _reachable() -> Iterator[None]:
     try:
         yield
     except money.UNREACHABLE as err:
-        raise money.Unavailable("players cannot be registered or looked up right now "
-                                "(database unreachable); try again shortly") from err
+        raise money.Unavailable(
+            "players cannot be registered or looked up right now "
+            "(database unreachable); try again shortly"
+        ) from err

@@ -19,8 +19,14 @@ from app.store.outbox import DatabaseUnavailable, Fault, OutboxConsumer
 
 from . import results
 
-TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError,
-             ConnectionError, asyncio.TimeoutError)
+TRANSIENT = (
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.TimeoutError,
+    OSError,
+    ConnectionError,
+    asyncio.TimeoutError,
+)
 KNOWN_IDS = 100_000  # committed match / round ids kept; only the rounds being played matter
 
 
@@ -52,7 +58,12 @@ class RecordWriter:
         return written
 
 
-def outbox_consumer(redis: Redis, sessions: async_sessionmaker[AsyncSession], *,
-                    fault: Fault | None = None, **options: Any) -> OutboxConsumer:
+def outbox_consumer(
+    redis: Redis,
+    sessions: async_sessionmaker[AsyncSession],
+    *,
+    fault: Fault | None = None,
+    **options: Any,
+) -> OutboxConsumer:
     """An outbox consumer that writes to this database (``options``: OutboxConsumer's)."""
     return OutboxConsumer(redis, RecordWriter(sessions, fault), fault=fault, **options)

@@ -45,10 +45,16 @@ async def replay_match(db: async_sessionmaker[AsyncSession], match_id: int) -> R
         match = await session.get(Match, match_id)
         if match is None:
             return Replay(match_id, False, 0, None, None, "no such match")
-        moves = (await session.execute(select(Move).where(Move.match_id == match_id)
-                                       .order_by(Move.seq))).scalars().all()
-    if match.result is None or match.options is None or match.n_seats is None \
-            or match.seed is None:
+        moves = (
+            (
+                await session.execute(
+                    select(Move).where(Move.match_id == match_id).order_by(Move.seq)
+                )
+            )
+            .scalars()
+            .all()
+        )
+    if match.result is None or match.options is None or match.n_seats is None or match.seed is None:
         return Replay(match_id, False, len(moves), None, None, "the match has not finished")
     log = [{"seat": m.seat, "action": m.action} for m in moves]
     try:
@@ -58,8 +64,14 @@ async def replay_match(db: async_sessionmaker[AsyncSession], match_id: int) -> R
         return Replay(match_id, False, len(moves), match.result, None, problem)
     # Compare through JSON text so tuples/lists and int keys read the same on both sides.
     same = json.dumps(replayed, sort_keys=True) == json.dumps(match.result, sort_keys=True)
-    return Replay(match_id, same, len(moves), match.result, replayed,
-                  "" if same else "the replayed result differs from the stored one")
+    return Replay(
+        match_id,
+        same,
+        len(moves),
+        match.result,
+        replayed,
+        "" if same else "the replayed result differs from the stored one",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

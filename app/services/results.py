@@ -61,8 +61,9 @@ def _dumps(entry: dict) -> str:
     return orjson.dumps(entry).decode()
 
 
-def outbox_entries(ctx: MatchContext, version: int, step: Step,
-                   log: Sequence[Mapping[str, Any]]) -> list[str]:
+def outbox_entries(
+    ctx: MatchContext, version: int, step: Step, log: Sequence[Mapping[str, Any]]
+) -> list[str]:
     """The outbox entries (JSON strings) of one applied step at table version ``version``.
 
     ``log`` is the match's action log including this step's action, one
@@ -74,54 +75,109 @@ def outbox_entries(ctx: MatchContext, version: int, step: Step,
     base = {"table": t, "match": m, "game": ctx.game, "version": version, "at": at}
     out: list[str] = []
     for pay in step.payments:  # G-6 Lewat
-        out.append(_dumps({
-            "kind": "lewat", "key": f"lewat:{t}:{version}:{pay.payer}", **base,
-            "round": ctx.round_no, **_parties(pay, players), "amount": pay.amount,
-            "shortfall": pay.shortfall}))
+        out.append(
+            _dumps(
+                {
+                    "kind": "lewat",
+                    "key": f"lewat:{t}:{version}:{pay.payer}",
+                    **base,
+                    "round": ctx.round_no,
+                    **_parties(pay, players),
+                    "amount": pay.amount,
+                    "shortfall": pay.shortfall,
+                }
+            )
+        )
     for rnd in step.rounds:
         number = ctx.round_no if rnd.number is None else rnd.number
-        settlements = [{**_parties(p, players), "amount": p.amount, "shortfall": p.shortfall,
-                        "pips": p.pips} for p in rnd.settlements]
-        out.append(_dumps({
-            "kind": "round", "key": f"round:{t}:{m}:{number}", **base, "round": number,
-            "winner": rnd.winner, "ending": rnd.ending, "multiplier": rnd.multiplier,
-            "stake": rules.get("stake"), "field": rules.get("field", "normal"),
-            "settlements": settlements, "detail": rnd.detail}))
+        settlements = [
+            {**_parties(p, players), "amount": p.amount, "shortfall": p.shortfall, "pips": p.pips}
+            for p in rnd.settlements
+        ]
+        out.append(
+            _dumps(
+                {
+                    "kind": "round",
+                    "key": f"round:{t}:{m}:{number}",
+                    **base,
+                    "round": number,
+                    "winner": rnd.winner,
+                    "ending": rnd.ending,
+                    "multiplier": rnd.multiplier,
+                    "stake": rules.get("stake"),
+                    "field": rules.get("field", "normal"),
+                    "settlements": settlements,
+                    "detail": rnd.detail,
+                }
+            )
+        )
     rs = get_ruleset(ctx.game)
     outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
     if outcome is not None:
-        out.append(_dumps({
-            "kind": "match", "key": f"match:{t}:{m}", **base, "options": dict(ctx.options),
-            "seed": str(ctx.seed), "players": players, "result": outcome.to_json(),
-            "moves": [{"seat": e["seat"], "v": e.get("v", e.get("version")),
-                       "action": e["action"]} for e in log],
-            "started_at": ctx.started_at, "finished_at": at}))
+        out.append(
+            _dumps(
+                {
+                    "kind": "match",
+                    "key": f"match:{t}:{m}",
+                    **base,
+                    "options": dict(ctx.options),
+                    "seed": str(ctx.seed),
+                    "players": players,
+                    "result": outcome.to_json(),
+                    "moves": [
+                        {
+                            "seat": e["seat"],
+                            "v": e.get("v", e.get("version")),
+                            "action": e["action"],
+                        }
+                        for e in log
+                    ],
+                    "started_at": ctx.started_at,
+                    "finished_at": at,
+                }
+            )
+        )
     return out
 
 
 def cash_out_entry(table_id: str, seat: int, player_id: int, amount: int, sit: int) -> str:
     """The entry that returns a stack to the wallet when a player leaves (or is removed)."""
-    return _dumps({"kind": "cash_out", "key": f"cash_out:{table_id}:{seat}:{sit}",
-                   "table": table_id, "seat": seat, "player": player_id, "amount": amount,
-                   "at": _now()})
+    return _dumps(
+        {
+            "kind": "cash_out",
+            "key": f"cash_out:{table_id}:{seat}:{sit}",
+            "table": table_id,
+            "seat": seat,
+            "player": player_id,
+            "amount": amount,
+            "at": _now(),
+        }
+    )
 
 
 def _parties(payment: Payment, players: list) -> dict:
     payer, payee = payment.payer, payment.payee
-    return {"payer": payer, "payee": payee,
-            "payer_id": players[payer], "payee_id": players[payee]}
+    return {"payer": payer, "payee": payee, "payer_id": players[payer], "payee_id": players[payee]}
 
 
 def seated_entry(table_id: str, buy_in: str) -> str:
     """The entry that marks a pending buy-in seated (written with the seat, services/lobby.py)."""
-    return _dumps({"kind": "buy_in_seated", "key": f"seated:{buy_in}", "table": table_id,
-                   "buy_in": buy_in, "at": _now()})
+    return _dumps(
+        {
+            "kind": "buy_in_seated",
+            "key": f"seated:{buy_in}",
+            "table": table_id,
+            "buy_in": buy_in,
+            "at": _now(),
+        }
+    )
 
 
 def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> str:
     """``house_stake`` (the house funds a bot's stack) or ``house_return`` (it takes it back)."""
-    return _dumps({"kind": kind, "key": key, "table": table_id, "who": who,
-                   "amount": amount, "at": _now()})
+    return _dumps(
+        {"kind": kind, "key": key, "table": table_id, "who": who, "amount": amount, "at": _now()}
+    )
 
 
 # --- writing entries to the database -------------------------------------------------------
@@ -145,13 +201,15 @@ async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:
 
 
 async def _match_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    return await _row_id(session, Match, {"table_id": e["table"], "number": e["match"]},
-                         game=e["game"])
+    return await _row_id(
+        session, Match, {"table_id": e["table"], "number": e["match"]}, game=e["game"]
+    )
 
 
 async def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    return await _row_id(session, Round, {"match_id": await _match_id(session, e),
-                                          "number": e["round"]})
+    return await _row_id(
+        session, Round, {"match_id": await _match_id(session, e), "number": e["round"]}
+    )
 
 
 async def _row_id(session: AsyncSession, model, unique: dict[str, Any], **rest: Any) -> int:
@@ -161,8 +219,7 @@ async def _row_id(session: AsyncSession, model, unique: dict[str, Any], **rest: 
     if row_id is None:
         row_id = await ledger.insert_ignore(session, model, {**unique, **rest}, list(unique))
         if row_id is None:
-            row_id = (await session.execute(
-                select(model.id).filter_by(**unique))).scalar_one()
+            row_id = (await session.execute(select(model.id).filter_by(**unique))).scalar_one()
         _learn(session, key, row_id)
     return row_id
 
@@ -188,13 +245,19 @@ def _pid(who: Any) -> int | None:
 
 def _transfer(e: Mapping[str, Any], payment: Mapping[str, Any]) -> list[Leg]:
     amount, payer, payee = payment["amount"], payment["payer_id"], payment["payee_id"]
-    return [Leg(stack_account(e["table"], payer), _pid(payer), -amount),
-            Leg(stack_account(e["table"], payee), _pid(payee), amount)]
+    return [
+        Leg(stack_account(e["table"], payer), _pid(payer), -amount),
+        Leg(stack_account(e["table"], payee), _pid(payee), amount),
+    ]
 
 
 def _people(p: Mapping[str, Any]) -> dict:
-    return {"payer_seat": p["payer"], "payer_id": _pid(p["payer_id"]),
-            "payee_seat": p["payee"], "payee_id": _pid(p["payee_id"])}
+    return {
+        "payer_seat": p["payer"],
+        "payer_id": _pid(p["payer_id"]),
+        "payee_seat": p["payee"],
+        "payee_id": _pid(p["payee_id"]),
+    }
 
 
 async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
@@ -202,9 +265,20 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     txn = await ledger.post(session, e["key"], "lewat", _transfer(e, e), e["table"])
     if txn is None:
         return False
-    await ledger.insert_rows(session, LewatPayment.__table__, [dict(
-        round_id=await _round_id(session, e), txn_id=txn, version=e["version"],
-        amount=e["amount"], shortfall=e["shortfall"], **_people(e))])
+    await ledger.insert_rows(
+        session,
+        LewatPayment.__table__,
+        [
+            dict(
+                round_id=await _round_id(session, e),
+                txn_id=txn,
+                version=e["version"],
+                amount=e["amount"],
+                shortfall=e["shortfall"],
+                **_people(e),
+            )
+        ],
+    )
     return True
 
 
@@ -212,9 +286,16 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
     round_id = await _round_id(session, e)
     claimed: CursorResult = await session.execute(  # type: ignore[assignment]
-        update(ROUNDS).where(ROUNDS.c.id == round_id, ROUNDS.c.version.is_(None)).values(
-            version=e["version"], winner=e["winner"], ending=e["ending"],
-            multiplier=e["multiplier"], detail=e["detail"]))
+        update(ROUNDS)
+        .where(ROUNDS.c.id == round_id, ROUNDS.c.version.is_(None))
+        .values(
+            version=e["version"],
+            winner=e["winner"],
+            ending=e["ending"],
+            multiplier=e["multiplier"],
+            detail=e["detail"],
+        )
+    )
     if claimed.rowcount == 0:
         return False
     bets = []
@@ -223,10 +304,19 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
         txn = await ledger.post(session, key, "settlement", _transfer(e, p), e["table"])
         if txn is None:
             raise BadEntry(f"settlement {key} (#{i}) exists but its round was not written")
-        bets.append(dict(round_id=round_id, txn_id=txn, stake=e["stake"], field=e["field"],
-                         multiplier=e["multiplier"],
-                         pips=p["pips"] if e["field"] == "bet" else None,
-                         amount=p["amount"], shortfall=p["shortfall"], **_people(p)))
+        bets.append(
+            dict(
+                round_id=round_id,
+                txn_id=txn,
+                stake=e["stake"],
+                field=e["field"],
+                multiplier=e["multiplier"],
+                pips=p["pips"] if e["field"] == "bet" else None,
+                amount=p["amount"],
+                shortfall=p["shortfall"],
+                **_people(p),
+            )
+        )
     await ledger.insert_rows(session, Bet.__table__, bets)
     return True
 
@@ -241,19 +331,44 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     finished = _when(e["finished_at"]) or datetime.now(UTC)
     result = e["result"]
     claimed: CursorResult = await session.execute(  # type: ignore[assignment]
-        update(MATCHES).where(MATCHES.c.id == match_id, MATCHES.c.finished_at.is_(None)).values(
-            options=e["options"], seed=e["seed"], n_seats=len(e["players"]), result=result,
-            started_at=_when(e.get("started_at")), finished_at=finished))
+        update(MATCHES)
+        .where(MATCHES.c.id == match_id, MATCHES.c.finished_at.is_(None))
+        .values(
+            options=e["options"],
+            seed=e["seed"],
+            n_seats=len(e["players"]),
+            result=result,
+            started_at=_when(e.get("started_at")),
+            finished_at=finished,
+        )
+    )
     if claimed.rowcount == 0:
         return False
     winners, scores = set(result.get("winners", ())), result.get("scores", ())
-    await ledger.insert_rows(session, MatchSeat.__table__, [
-        dict(match_id=match_id, seat=s, player_id=_pid(pid), winner=s in winners,
-             score=scores[s] if s < len(scores) else None)
-        for s, pid in enumerate(e["players"])])
-    await ledger.insert_rows(session, Move.__table__, [
-        dict(match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"),
-             action=mv["action"]) for i, mv in enumerate(e["moves"])])
+    await ledger.insert_rows(
+        session,
+        MatchSeat.__table__,
+        [
+            dict(
+                match_id=match_id,
+                seat=s,
+                player_id=_pid(pid),
+                winner=s in winners,
+                score=scores[s] if s < len(scores) else None,
+            )
+            for s, pid in enumerate(e["players"])
+        ],
+    )
+    await ledger.insert_rows(
+        session,
+        Move.__table__,
+        [
+            dict(
+                match_id=match_id, seq=i, seat=mv["seat"], version=mv.get("v"), action=mv["action"]
+            )
+            for i, mv in enumerate(e["moves"])
+        ],
+    )
     return True
 
 
@@ -268,11 +383,19 @@ async def _write_cash_out(session: AsyncSession, e: Mapping[str, Any]) -> bool:
 async def _write_house(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """A bot's stack comes from the house and goes back to it."""
     amount = e["amount"] if e["kind"] == "house_stake" else -e["amount"]
-    legs = [Leg(ledger.HOUSE, None, -amount), Leg(stack_account(e["table"], e["who"]), None,
-                                                  amount)]
+    legs = [
+        Leg(ledger.HOUSE, None, -amount),
+        Leg(stack_account(e["table"], e["who"]), None, amount),
+    ]
     return await ledger.post(session, e["key"], e["kind"], legs, e["table"]) is not None
 
 
-WRITERS = {"lewat": _write_lewat, "round": _write_round, "match": _write_match,
-           "cash_out": _write_cash_out, "buy_in_seated": _write_seated, "house_stake": _write_house,
-           "house_return": _write_house}
+WRITERS = {
+    "lewat": _write_lewat,
+    "round": _write_round,
+    "match": _write_match,
+    "cash_out": _write_cash_out,
+    "buy_in_seated": _write_seated,
+    "house_stake": _write_house,
+    "house_return": _write_house,
+}

@@ -139,16 +139,29 @@ def state_json(doc: Doc) -> Any:
     return orjson.loads(orjson.dumps(raw)) if isinstance(raw, orjson.Fragment) else raw
 
 
-def new_doc(rs: Ruleset, tid: str, n_seats: int, options: dict, turn_seconds: int,
-            created_ms: int) -> Doc:
+def new_doc(
+    rs: Ruleset, tid: str, n_seats: int, options: dict, turn_seconds: int, created_ms: int
+) -> Doc:
     chips = rs.descriptor.chips
     return {
-        "id": tid, "game": rs.name, "n_seats": n_seats, "turn_seconds": turn_seconds,
+        "id": tid,
+        "game": rs.name,
+        "n_seats": n_seats,
+        "turn_seconds": turn_seconds,
         "options": {k: v for k, v in options.items() if k not in rs.descriptor.managed},
-        "chips": chips, "stake": options.get("stake") if chips else None,
-        "status": TableStatus.WAITING, "seats": [None] * n_seats, "match_no": 0, "players": [],
-        "seed": None, "match_options": None, "state": None, "result": None, "clock": None,
-        "created": created_ms, "empty_since": created_ms,
+        "chips": chips,
+        "stake": options.get("stake") if chips else None,
+        "status": TableStatus.WAITING,
+        "seats": [None] * n_seats,
+        "match_no": 0,
+        "players": [],
+        "seed": None,
+        "match_options": None,
+        "state": None,
+        "result": None,
+        "clock": None,
+        "created": created_ms,
+        "empty_since": created_ms,
     }
 
 
@@ -175,8 +188,11 @@ def seat_of(doc: Doc, pid: Any) -> int | None:
 
 
 def game_seat(doc: Doc, table_seat: int | None) -> int | None:
-    if (table_seat is None or doc["status"] != TableStatus.PLAYING
-            or table_seat not in doc["players"]):
+    if (
+        table_seat is None
+        or doc["status"] != TableStatus.PLAYING
+        or table_seat not in doc["players"]
+    ):
         return None
     return doc["players"].index(table_seat)
 
@@ -186,26 +202,43 @@ def human_seated(doc: Doc) -> bool:
     return any(s and not s["bot"] and not s["leaving"] and not s["away"] for s in doc["seats"])
 
 
-def make_seat(pid: Any, name: str, *, bot: bool, stack: int | None, sit: int,
-              seen: int | None = None, buy_in: str | None = None) -> Seat:
-    return {"player": pid, "name": name, "bot": bot, "away": False, "timeouts": 0,
-            "stack": stack, "sit": sit, "leaving": False, "rematch": False, "seen": seen,
-            "buy_in": buy_in}
+def make_seat(
+    pid: Any,
+    name: str,
+    *,
+    bot: bool,
+    stack: int | None,
+    sit: int,
+    seen: int | None = None,
+    buy_in: str | None = None,
+) -> Seat:
+    return {
+        "player": pid,
+        "name": name,
+        "bot": bot,
+        "away": False,
+        "timeouts": 0,
+        "stack": stack,
+        "sit": sit,
+        "leaving": False,
+        "rematch": False,
+        "seen": seen,
+        "buy_in": buy_in,
+    }
 
 
 BUY_IN_MEMORY_MS = 24 * 3600 * 1000  # far longer than any buy-in stays pending
 
 
 def buy_in_outcome(doc: Doc, key: str) -> str | None:
-    """"seated" or "void" once the table decided the buy-in ``key``; None before."""
+    """ "seated" or "void" once the table decided the buy-in ``key``; None before."""
     noted = (doc.get("buy_ins") or {}).get(key)
     return noted[0] if noted else None
 
 
 def note_buy_in(doc: Doc, key: str, outcome: str, now_ms: int) -> None:
     """Record the table's decision on a buy-in (forgetting those older than a day)."""
-    kept = {k: v for k, v in (doc.get("buy_ins") or {}).items()
-            if now_ms - v[1] < BUY_IN_MEMORY_MS}
+    kept = {k: v for k, v in (doc.get("buy_ins") or {}).items() if now_ms - v[1] < BUY_IN_MEMORY_MS}
     kept[key] = [outcome, now_ms]
     doc["buy_ins"] = kept
 
@@ -236,8 +269,11 @@ def dealable(doc: Doc) -> list[int] | None:
         return None
     seats = doc["seats"]
     if doc["chips"]:
-        ready = [n for n, s in enumerate(seats) if s and not s["leaving"] and not s["away"]
-                 and (s["stack"] or 0) >= (doc["stake"] or 0)]
+        ready = [
+            n
+            for n, s in enumerate(seats)
+            if s and not s["leaving"] and not s["away"] and (s["stack"] or 0) >= (doc["stake"] or 0)
+        ]
         return ready if len(ready) >= 2 else None
     taken = [s for s in seats if s is not None and not s["leaving"]]
     if len(taken) < len(seats):
@@ -289,13 +325,21 @@ def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
     raise RuntimeError(f"{ch.doc['game']}: more than {MAX_FORCED} forced moves in a row")
 
 
-def _record(ch: Change, rs: Ruleset, step, gseat: int, action: Action, by: str,
-            v_next: int) -> None:
+def _record(
+    ch: Change, rs: Ruleset, step, gseat: int, action: Action, by: str, v_next: int
+) -> None:
     ch.state = step.state
     ch.steps.append(step)
     ch.events.extend(step.events)
-    ch.log.append({"v": v_next, "match_no": ch.doc["match_no"], "seat": gseat,
-                   "action": action.to_json(), "by": by})
+    ch.log.append(
+        {
+            "v": v_next,
+            "match_no": ch.doc["match_no"],
+            "seat": gseat,
+            "action": action.to_json(),
+            "by": by,
+        }
+    )
     ch.dirty = True
     if rs.to_act(step.state) is None:
         _finish(ch, rs)
@@ -312,11 +356,19 @@ def _finish(ch: Change, rs: Ruleset) -> None:
         for gseat, delta in enumerate(outcome.scores):
             stacked = taken_seat(doc, doc["players"][gseat])
             stacked["stack"] = (stacked["stack"] or 0) + delta
-    ch.events.append({"type": "table_over", "match_no": doc["match_no"],
-                      "winners": [doc["players"][w] for w in outcome.winners]})
+    ch.events.append(
+        {
+            "type": "table_over",
+            "match_no": doc["match_no"],
+            "winners": [doc["players"][w] for w in outcome.winners],
+        }
+    )
     for n, s in enumerate(doc["seats"]):
-        if s and (s["leaving"] or (not s["bot"] and s["away"])
-                  or (doc["chips"] and s["bot"] and (s["stack"] or 0) < (doc["stake"] or 0))):
+        if s and (
+            s["leaving"]
+            or (not s["bot"] and s["away"])
+            or (doc["chips"] and s["bot"] and (s["stack"] or 0) < (doc["stake"] or 0))
+        ):
             vacate(ch, n)
 
 
@@ -355,8 +407,16 @@ def bot_action(game: str, view: dict, seed: int, v: int) -> dict:
 
 
 # --- clocks ----------------------------------------------------------------------------------
-def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
-               bot_delay: float, round_pause: float) -> Clock | None:
+def next_clock(
+    doc: Doc,
+    rs: Ruleset,
+    state: Any,
+    now_ms: int,
+    v_next: int,
+    *,
+    bot_delay: float,
+    round_pause: float,
+) -> Clock | None:
     """O-3: the deadline of the seat to act (a bot's short delay for bots and away players), or
     the pause before a chips table's next round."""
     if doc["status"] == TableStatus.CLOSED:
@@ -379,9 +439,15 @@ def next_clock(doc: Doc, rs: Ruleset, state: Any, now_ms: int, v_next: int, *,
 # --- idle seats and closing ------------------------------------------------------------------
 def _idle_candidates(doc: Doc) -> list[tuple[int, int]]:
     """(table seat, ms last seen) of the humans whose inactivity counts: not playing now."""
-    return [(n, seen) for n, s in enumerate(doc["seats"])
-            if s and not s["bot"] and not s["leaving"] and (seen := s.get("seen")) is not None
-            and game_seat(doc, n) is None]
+    return [
+        (n, seen)
+        for n, s in enumerate(doc["seats"])
+        if s
+        and not s["bot"]
+        and not s["leaving"]
+        and (seen := s.get("seen")) is not None
+        and game_seat(doc, n) is None
+    ]
 
 
 def chores_at(doc: Doc, *, idle_ms: int, empty_ms: int) -> int | None:
@@ -434,18 +500,44 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for n, s in enumerate(doc["seats"]):
         if s is None:
-            seats.append({"seat": n, "name": None, "player_id": None, "bot": False,
-                          "away": False, "stack": None, "leaving": False})
+            seats.append(
+                {
+                    "seat": n,
+                    "name": None,
+                    "player_id": None,
+                    "bot": False,
+                    "away": False,
+                    "stack": None,
+                    "leaving": False,
+                }
+            )
         else:
-            seats.append({"seat": n, "name": s["name"], "player_id": s["player"],
-                          "bot": s["bot"], "away": s["away"], "stack": s["stack"],
-                          "leaving": s["leaving"], "rematch": s["rematch"]})
+            seats.append(
+                {
+                    "seat": n,
+                    "name": s["name"],
+                    "player_id": s["player"],
+                    "bot": s["bot"],
+                    "away": s["away"],
+                    "stack": s["stack"],
+                    "leaving": s["leaving"],
+                    "rematch": s["rematch"],
+                }
+            )
     clock = doc["clock"]
     return {
-        "id": doc["id"], "game": doc["game"], "v": v, "n_seats": doc["n_seats"],
-        "options": doc["options"], "stake": doc["stake"], "turn_seconds": doc["turn_seconds"],
-        "status": doc["status"], "match_no": doc["match_no"], "players": doc["players"],
-        "seats": seats, "open_seats": sum(s is None for s in doc["seats"]),
+        "id": doc["id"],
+        "game": doc["game"],
+        "v": v,
+        "n_seats": doc["n_seats"],
+        "options": doc["options"],
+        "stake": doc["stake"],
+        "turn_seconds": doc["turn_seconds"],
+        "status": doc["status"],
+        "match_no": doc["match_no"],
+        "players": doc["players"],
+        "seats": seats,
+        "open_seats": sum(s is None for s in doc["seats"]),
         "deadline": clock["at"] if clock and clock["kind"] == "turn" else None,
         "clock": clock and {"kind": clock["kind"], "at": clock["at"], "seat": clock["seat"]},
         "result": doc["result"],

@@ -31,22 +31,29 @@ def _occupants(before_doc: dict, ch: Any) -> dict[int, dict]:
     return seats
 
 
-async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next: int
-                         ) -> list[str]:
+async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next: int) -> list[str]:
     doc, out = ch.doc, []
     for n, seat in enumerate(doc["seats"]):
         if not seat or seat["sit"] != v_next:
             continue
         if seat["bot"] and seat["stack"]:
-            out.append(results.house_entry("house_stake", tid, seat["player"], seat["stack"],
-                                           f"house_stake:{tid}:{n}:{v_next}"))
+            out.append(
+                results.house_entry(
+                    "house_stake",
+                    tid,
+                    seat["player"],
+                    seat["stack"],
+                    f"house_stake:{tid}:{n}:{v_next}",
+                )
+            )
         elif seat.get("buy_in"):
             out.append(results.seated_entry(tid, seat["buy_in"]))
     if ch.steps:
         occupants = _occupants(before_doc, ch)
         players = [occupants[p]["player"] if p in occupants else None for p in doc["players"]]
-        ctx = results.MatchContext(tid, doc["match_no"], doc["game"], doc["seed"],
-                                   doc["match_options"], players)
+        ctx = results.MatchContext(
+            tid, doc["match_no"], doc["game"], doc["seed"], doc["match_options"], players
+        )
         logged: list[dict] | None = None
         for i, step in enumerate(ch.steps):
             log: list[dict] = []
@@ -54,17 +61,23 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
             if step is ch.steps[-1] and ends_match:
                 if logged is None:
                     logged = await store.action_log(tid, doc["match_no"])
-                log = logged + [e for e in ch.log[:i + 1] if e["match_no"] == doc["match_no"]]
+                log = logged + [e for e in ch.log[: i + 1] if e["match_no"] == doc["match_no"]]
             out.extend(results.outbox_entries(ctx, v_next, step, log))
     for n, seat in ch.vacated:
         if not seat.get("stack"):
             continue
         if seat["bot"]:
-            out.append(results.house_entry("house_return", tid, seat["player"], seat["stack"],
-                                           f"house_return:{tid}:{n}:{seat['sit']}"))
+            out.append(
+                results.house_entry(
+                    "house_return",
+                    tid,
+                    seat["player"],
+                    seat["stack"],
+                    f"house_return:{tid}:{n}:{seat['sit']}",
+                )
+            )
         else:
-            out.append(results.cash_out_entry(tid, n, seat["player"], seat["stack"],
-                                              seat["sit"]))
+            out.append(results.cash_out_entry(tid, n, seat["player"], seat["stack"], seat["sit"]))
     return out
 
 

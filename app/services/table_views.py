@@ -55,8 +55,13 @@ class TableViews:
 
     def state_message(self, snap: Snapshot, pid: Any, events: list | None) -> dict:
         n = D.seat_of(snap.doc, pid) if pid is not None else None
-        msg = {"type": "state", "v": snap.v, "table": {**self.summary(snap), "you": n},
-               "view": self._view_json(snap, n), "events": events or []}
+        msg = {
+            "type": "state",
+            "v": snap.v,
+            "table": {**self.summary(snap), "you": n},
+            "view": self._view_json(snap, n),
+            "events": events or [],
+        }
         if events is None:
             msg["gap"] = True
         return msg
@@ -77,8 +82,7 @@ class TableViews:
             events = None if got is None else [e for _, es in got for e in es]
         return self.state_message(snap, pid, events)
 
-    async def sync_answer(self, tid: str, pid: Any, since: int | None
-                          ) -> tuple[int, bytes] | None:
+    async def sync_answer(self, tid: str, pid: Any, since: int | None) -> tuple[int, bytes] | None:
         """(version, JSON) of ``sync_message``. Answers that carry events are kept with the
         snapshot (``memo``, so only until the table's next version), per from-version and seat:
         a socket repeating ``sync`` costs a lookup, not a stream read and a dump of some 50 KiB

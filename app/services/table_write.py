@@ -43,9 +43,16 @@ def now_ms() -> int:
 
 
 class TableWriter:
-    def __init__(self, settings: Settings, store: TableStore, *, metrics: Metrics,
-                 wake: Callable[[str, int], Awaitable[Any]],
-                 seeds: Callable[[str, int], int] | None = None, chips: bool = False):
+    def __init__(
+        self,
+        settings: Settings,
+        store: TableStore,
+        *,
+        metrics: Metrics,
+        wake: Callable[[str, int], Awaitable[Any]],
+        seeds: Callable[[str, int], int] | None = None,
+        chips: bool = False,
+    ):
         """``wake(tid, v)``: apply the clock set at version ``v`` (a bot's turn, the next
         round). ``chips``: a database records chip movements (the outbox is written)."""
         self.settings = settings
@@ -70,9 +77,15 @@ class TableWriter:
     def begin(self, snap: Snapshot) -> D.Change:
         return D.begin(snap.doc, D.state_of(snap))
 
-    async def change(self, tid: str, build: Build, *, snap: Snapshot | None = None,
-                     cmd: tuple[Any, str] | None = None, retry: bool = True
-                     ) -> tuple[CasResult | None, D.Change | None]:
+    async def change(
+        self,
+        tid: str,
+        build: Build,
+        *,
+        snap: Snapshot | None = None,
+        cmd: tuple[Any, str] | None = None,
+        retry: bool = True,
+    ) -> tuple[CasResult | None, D.Change | None]:
         """Build and write one change; ``(None, None)`` when ``build`` found nothing to do.
         ``cmd``: (player, client command id), recorded by the script, so a player's command is
         applied once."""
@@ -87,9 +100,15 @@ class TableWriter:
             if ch is None:
                 return None, None
             rs = self.ruleset(ch.doc["game"])
-            clock = D.next_clock(ch.doc, rs, ch.state, now_ms(), v_next,
-                                 bot_delay=self.settings.bot_delay,
-                                 round_pause=self.settings.round_pause)
+            clock = D.next_clock(
+                ch.doc,
+                rs,
+                ch.state,
+                now_ms(),
+                v_next,
+                bot_delay=self.settings.bot_delay,
+                round_pause=self.settings.round_pause,
+            )
             ch.doc["clock"] = clock
             D.seal(ch, rs)
             D.note_empty(ch.doc, now_ms())
@@ -97,11 +116,19 @@ class TableWriter:
             outbox = await self._outbox(tid, snap, ch, v_next)
             logged = [orjson.dumps(e) for e in ch.log]
             res = await self.store.cas(
-                tid, snap.v, ch.doc, events=ch.events, cmd=cmd,
-                deadline_ms=self.deadline(ch.doc), log=logged,
-                match_no=ch.doc["match_no"], outbox=outbox, live="-" if closing else "",
+                tid,
+                snap.v,
+                ch.doc,
+                events=ch.events,
+                cmd=cmd,
+                deadline_ms=self.deadline(ch.doc),
+                log=logged,
+                match_no=ch.doc["match_no"],
+                outbox=outbox,
+                live="-" if closing else "",
                 expire=self.settings.closed_table_ttl if closing else None,
-                repair=not retry or bool(attempt))
+                repair=not retry or bool(attempt),
+            )
             if res.status == "ok":
                 assert res.current is not None
                 res.current.memo["state"] = ch.state
@@ -118,8 +145,14 @@ class TableWriter:
 
     async def create(self, tid: str, doc: D.TableDoc) -> CasResult:
         """Write a new table's first version (a fresh random id: it cannot lose a race)."""
-        return await self.store.cas(tid, 0, doc, events=[{"type": "created"}],
-                                    deadline_ms=self.deadline(doc), live=str(doc["created"]))
+        return await self.store.cas(
+            tid,
+            0,
+            doc,
+            events=[{"type": "created"}],
+            deadline_ms=self.deadline(doc),
+            live=str(doc["created"]),
+        )
 
     def maybe_deal(self, ch: D.Change, v_next: int) -> None:
         """Deal the next match (round) when the table is ready for it."""
@@ -157,8 +190,7 @@ class TableWriter:
         try:
             await self.wake(tid, v)
         except Exception:  # a failed bot turn is retried by the sweeper
-            log.exception("clock of table %s at v%s failed", tid, v,
-                          extra={"table": tid, "v": v})
+            log.exception("clock of table %s at v%s failed", tid, v, extra={"table": tid, "v": v})
 
     async def _outbox(self, tid: str, before: Snapshot, ch: D.Change, v_next: int) -> list[str]:
         """The outbox entries of this change: payments, records, cash-outs."""

@@ -33,8 +33,17 @@ CLAIM = (Path(__file__).parent / "scripts" / "claim.lua").read_text()
 
 
 class Sweeper:
-    def __init__(self, redis: Redis, keys: Keys, run: Callable[..., Awaitable[bool]], *,
-                 interval: float, lease: float, batch: int = 50, repair_every: float = 30.0):
+    def __init__(
+        self,
+        redis: Redis,
+        keys: Keys,
+        run: Callable[..., Awaitable[bool]],
+        *,
+        interval: float,
+        lease: float,
+        batch: int = 50,
+        repair_every: float = 30.0,
+    ):
         self.redis, self.keys, self.run = redis, keys, run
         self.interval, self.lease_ms, self.batch = interval, int(lease * 1000), batch
         self.repair_every, self.repaired_at = repair_every, 0.0
@@ -56,8 +65,7 @@ class Sweeper:
     async def sweep(self) -> int:
         """Claim and run every due deadline; the number this process ran."""
         now = int(time.time() * 1000)
-        due = await self.redis.zrangebyscore(self.keys.clocks, "-inf", now, start=0,
-                                             num=self.batch)
+        due = await self.redis.zrangebyscore(self.keys.clocks, "-inf", now, start=0, num=self.batch)
         ran = 0
         for raw in due:
             tid = raw.decode() if isinstance(raw, bytes) else str(raw)
@@ -81,11 +89,14 @@ class Sweeper:
         ats: list = []
         for i in range(0, len(tids), REARM_CHUNK):  # in chunks: one pipeline of every live
             async with self.redis.pipeline(transaction=False) as pipe:  # table held the
-                for tid in tids[i:i + REARM_CHUNK]:  # event loop for tens of ms
+                for tid in tids[i : i + REARM_CHUNK]:  # event loop for tens of ms
                     pipe.hget(self.keys.table(tid), "at")
                 ats += await pipe.execute()
-        lost = {tid: int(at) for tid, at in zip(tids, ats)  # a claim's lease is not lost
-                if at is not None and armed.get(tid, float("inf")) > int(at) + self.lease_ms}
+        lost = {
+            tid: int(at)
+            for tid, at in zip(tids, ats)  # a claim's lease is not lost
+            if at is not None and armed.get(tid, float("inf")) > int(at) + self.lease_ms
+        }
         if lost:
             await self.redis.zadd(self.keys.clocks, lost, lt=True)
             log.warning("re-armed %d lost clock entries", len(lost))

@@ -28,13 +28,17 @@ POOL_TIMEOUT = 20.0
 async def open_redis(settings: Settings) -> AsyncIterator[Redis]:
     embedded = None
     if settings.redis_url:
-        pool = BlockingConnectionPool.from_url(settings.redis_url, max_connections=MAX_CONNECTIONS,
-                                               timeout=POOL_TIMEOUT)
+        pool = BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=MAX_CONNECTIONS, timeout=POOL_TIMEOUT
+        )
     else:
         embedded = start_embedded(settings)
-        pool = BlockingConnectionPool(connection_class=UnixDomainSocketConnection,
-                                      path=embedded.socket_file, max_connections=MAX_CONNECTIONS,
-                                      timeout=POOL_TIMEOUT)
+        pool = BlockingConnectionPool(
+            connection_class=UnixDomainSocketConnection,
+            path=embedded.socket_file,
+            max_connections=MAX_CONNECTIONS,
+            timeout=POOL_TIMEOUT,
+        )
     client = Redis.from_pool(pool)
     try:
         yield client

@@ -100,5 +100,6 @@ class Hub:
             try:
                 await self.deliver(tid, message, socks)
             except Exception:
-                log.exception("delivery to table %s failed", tid,
-                              extra={"table": tid, "v": message.get("v")})
+                log.exception(
+                    "delivery to table %s failed", tid, extra={"table": tid, "v": message.get("v")}
+                )

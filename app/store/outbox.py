@@ -82,13 +82,25 @@ class BadEntry(ValueError):
 
 
 class OutboxConsumer:
-    def __init__(self, redis: Redis, write: Write, *, prefix: str = "meja:",
-                 name: str | None = None, group: str = GROUP,
-                 min_idle_ms: int = 30_000, block_ms: int = 2_000, count: int = 100,
-                 scan_every: float = 60.0, max_attempts: int = 5, per_stream: bool = False,
-                 discover_every: float = 1.0, pass_every: float = 0.25,
-                 streams: Callable[[], Awaitable[list[str]]] | None = None,
-                 fault: Fault | None = None):
+    def __init__(
+        self,
+        redis: Redis,
+        write: Write,
+        *,
+        prefix: str = "meja:",
+        name: str | None = None,
+        group: str = GROUP,
+        min_idle_ms: int = 30_000,
+        block_ms: int = 2_000,
+        count: int = 100,
+        scan_every: float = 60.0,
+        max_attempts: int = 5,
+        per_stream: bool = False,
+        discover_every: float = 1.0,
+        pass_every: float = 0.25,
+        streams: Callable[[], Awaitable[list[str]]] | None = None,
+        fault: Fault | None = None,
+    ):
         """``write(entries)`` applies a batch in one database transaction and says, per entry,
         whether it was written now (False: written before); it raises DatabaseUnavailable for
         an outage and BadEntry for an entry that can never be written. ``fault(stage, entry)``
@@ -227,8 +239,9 @@ class OutboxConsumer:
     async def _reclaim(self, key: str) -> int:
         done, start = 0, "0-0"
         while True:
-            reply = await self.redis.xautoclaim(key, self.group, self.name, self.min_idle_ms,
-                                                start_id=start, count=self.count)
+            reply = await self.redis.xautoclaim(
+                key, self.group, self.name, self.min_idle_ms, start_id=start, count=self.count
+            )
             start, entries = _s(reply[0]), reply[1]
             for entry_id, fields in entries:
                 if not fields:  # deleted while pending
@@ -242,10 +255,16 @@ class OutboxConsumer:
         done = 0
         for some in groups:
             reply: Any = await self.redis.xreadgroup(
-                self.group, self.name, {k: start for k in some}, count=self.count, block=block)
-            done += await self._settle([(_s(key), entry_id, fields)
-                                        for key, entries in reply or ()
-                                        for entry_id, fields in entries if fields])
+                self.group, self.name, {k: start for k in some}, count=self.count, block=block
+            )
+            done += await self._settle(
+                [
+                    (_s(key), entry_id, fields)
+                    for key, entries in reply or ()
+                    for entry_id, fields in entries
+                    if fields
+                ]
+            )
         return done
 
     async def _settle(self, batch: list[tuple[str, object, dict]]) -> int:
@@ -332,9 +351,10 @@ class OutboxConsumer:
     async def _bury(self, key: str, entry_id, raw, error: str) -> None:
         log.error("outbox: entry %s of %s moved to the dead letters: %s", entry_id, key, error)
         self.dead += 1
-        await self.redis.xadd(f"{self.prefix}outbox:dead",
-                              {"stream": key, "id": _s(entry_id), FIELD: raw or "",
-                               "error": error[:500]})
+        await self.redis.xadd(
+            f"{self.prefix}outbox:dead",
+            {"stream": key, "id": _s(entry_id), FIELD: raw or "", "error": error[:500]},
+        )
         await self._ack([(key, entry_id)])
 
     async def backlog(self) -> int:

@@ -71,8 +71,15 @@ class CasResult:
 
 
 class TableStore:
-    def __init__(self, redis: Redis, keys: Keys, *, stream_len: int, command_ttl: int,
-                 on_trip: Callable[[], None] = lambda: None):
+    def __init__(
+        self,
+        redis: Redis,
+        keys: Keys,
+        *,
+        stream_len: int,
+        command_ttl: int,
+        on_trip: Callable[[], None] = lambda: None,
+    ):
         self.redis = redis
         self.on_trip = on_trip
         self.keys = keys
@@ -93,8 +100,9 @@ class TableStore:
             return None
         return self._remember(Snapshot(tid, int(v), orjson.loads(doc)))
 
-    async def snapshot(self, tid: str, *, at_least: int = 0, fresh: bool = False
-                       ) -> Snapshot | None:
+    async def snapshot(
+        self, tid: str, *, at_least: int = 0, fresh: bool = False
+    ) -> Snapshot | None:
         """The table as services read it: the cached snapshot when it is known to be current
         and at version ``at_least`` or later, else (or with ``fresh``) a load."""
         snap = None if fresh else await self._current(tid)
@@ -122,8 +130,12 @@ class TableStore:
     async def _current(self, tid: str) -> Snapshot | None:
         """The cached snapshot when it is known to be current, else None."""
         snap = self.cache.get(tid)
-        if snap is not None and tid in self.heard and snap.v < self.heard[tid] \
-                and tid in self.writing:
+        if (
+            snap is not None
+            and tid in self.heard
+            and snap.v < self.heard[tid]
+            and tid in self.writing
+        ):
             # the version announced may be our own compare-and-set, whose reply comes after
             # the publication (the pipeline's index updates run in between): wait for it
             await asyncio.wait(self.writing[tid], timeout=1.0)
@@ -140,8 +152,11 @@ class TableStore:
             for tid in tids:
                 pipe.hmget(self.keys.table(tid), ["v", "doc"])
             rows = await pipe.execute()
-        return [Snapshot(tid, int(v), orjson.loads(doc))
-                for tid, (v, doc) in zip(tids, rows) if v is not None]
+        return [
+            Snapshot(tid, int(v), orjson.loads(doc))
+            for tid, (v, doc) in zip(tids, rows)
+            if v is not None
+        ]
 
     async def command_result(self, tid: str, player: Any, cmd: str) -> int | None:
         """The version a player's command first produced (None: not applied, or expired)."""
@@ -195,8 +210,13 @@ class TableStore:
     def script_keys(self, tid: str, match_no: int, cmd: tuple[Any, str] | None) -> list[str]:
         """The KEYS of scripts/cas.lua: all under the table's hash tag (one Cluster slot)."""
         k = self.keys
-        return [k.table(tid), k.events(tid), k.outbox(tid), k.log(tid, match_no),
-                k.command(tid, _command_id(*cmd) if cmd else "-")]
+        return [
+            k.table(tid),
+            k.events(tid),
+            k.outbox(tid),
+            k.log(tid, match_no),
+            k.command(tid, _command_id(*cmd) if cmd else "-"),
+        ]
 
     async def cas(
         self,
@@ -225,10 +245,23 @@ class TableStore:
         ``repair=False``: the caller retries at once when this loses, and that retry writes
         the clock entry again, so the loser's repair (a round trip) is skipped."""
         k = self.keys
-        args = [tid, expected, orjson.dumps(doc), "1" if cmd else "0", orjson.dumps(events),
-                "" if deadline_ms is None else deadline_ms, k.channel(tid), self.stream_len,
-                self.command_ttl, "" if expire is None else expire, len(outbox), *outbox,
-                len(log), *log, LOG_TTL]
+        args = [
+            tid,
+            expected,
+            orjson.dumps(doc),
+            "1" if cmd else "0",
+            orjson.dumps(events),
+            "" if deadline_ms is None else deadline_ms,
+            k.channel(tid),
+            self.stream_len,
+            self.command_ttl,
+            "" if expire is None else expire,
+            len(outbox),
+            *outbox,
+            len(log),
+            *log,
+            LOG_TTL,
+        ]
         keys = self.script_keys(tid, match_no, cmd)
         self._trip()
         done = asyncio.get_running_loop().create_future()
@@ -249,8 +282,9 @@ class TableStore:
             if not futures:
                 self.writing.pop(tid, None)
 
-    async def _settle(self, tid: str, doc: dict[str, Any], reply: list, live: str,
-                      repair: bool) -> CasResult:
+    async def _settle(
+        self, tid: str, doc: dict[str, Any], reply: list, live: str, repair: bool
+    ) -> CasResult:
         k = self.keys
         status = reply[0].decode()
         if status == "ok":
@@ -270,8 +304,9 @@ class TableStore:
         current = self._remember(Snapshot(tid, v, orjson.loads(reply[2]))) if v else None
         return CasResult("stale", v, current, reply[3])
 
-    async def _cas_pipeline(self, tid: str, keys: list, args: list, deadline_ms: int | None,
-                            live: str) -> list:
+    async def _cas_pipeline(
+        self, tid: str, keys: list, args: list, deadline_ms: int | None, live: str
+    ) -> list:
         """EVALSHA plus the global index updates: one round trip (see the module docstring)."""
         k = self.keys
         async with self.redis.pipeline(transaction=False) as pipe:

@@ -51,8 +51,21 @@ class Conn:
     them and ends when none is left, so an idle socket holds no task, queue or future (its
     memory matters at 20,000 sockets, issue 10), only the timer of its deadlines."""
 
-    __slots__ = ("ws", "player", "pid", "_v", "settings", "heard", "_out", "_bytes",
-                 "_writer", "_closing", "_sending", "_pinged", "_timer")
+    __slots__ = (
+        "ws",
+        "player",
+        "pid",
+        "_v",
+        "settings",
+        "heard",
+        "_out",
+        "_bytes",
+        "_writer",
+        "_closing",
+        "_sending",
+        "_pinged",
+        "_timer",
+    )
 
     def __init__(self, ws: WebSocket, player: dict | None, settings):
         self.ws = ws
@@ -211,8 +224,9 @@ async def table_socket(ws: WebSocket) -> None:
     conn = Conn(ws, player, settings)
     try:
         if await live.hub.join(tid, conn) is None:
-            conn.push({"type": "error", "cmd": None, "code": "not_found",
-                       "message": f"no table {tid}"})
+            conn.push(
+                {"type": "error", "cmd": None, "code": "not_found", "message": f"no table {tid}"}
+            )
             return
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         await _serve(live, tid, conn)
@@ -224,10 +238,10 @@ async def table_socket(ws: WebSocket) -> None:
         conn.linger()
 
 
-
 # A plain Starlette route: FastAPI's dependency machinery would keep its exit stacks and
 # frames alive for the socket's whole life (a few KiB per idle socket, issue 10).
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
+
 
 async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
     """A fresh state with the events after ``since`` (connect, ``sync``). The answer is built
@@ -269,8 +283,9 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
         conn.push(error_reply(None, "bad_message", "messages are JSON in text frames"))
         return
     try:
-        msg = P.parse(raw["text"], max_bytes=settings.max_message_bytes,
-                      chat_max=settings.chat_max_chars)
+        msg = P.parse(
+            raw["text"], max_bytes=settings.max_message_bytes, chat_max=settings.chat_max_chars
+        )
     except P.BadMessage as e:
         conn.push(error_reply(None, "bad_message", str(e)))
         return
@@ -291,10 +306,16 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
             conn.push(error_reply(None, "not_your_turn", "spectators do not chat; sign in"))
             return
         await _back(live, tid, conn)
-        await live.hub.publish_chat(tid, {
-            "type": "chat", "name": conn.player["name"] if conn.player else "",
-            "text": msg.text.strip(),
-            "seat": live.views.seat_of(tid, conn.pid), "ts": int(time.time() * 1000)})
+        await live.hub.publish_chat(
+            tid,
+            {
+                "type": "chat",
+                "name": conn.player["name"] if conn.player else "",
+                "text": msg.text.strip(),
+                "seat": live.views.seat_of(tid, conn.pid),
+                "ts": int(time.time() * 1000),
+            },
+        )
 
 
 async def _back(live, tid: str, conn: Conn) -> None:
@@ -308,8 +329,6 @@ def _version(raw: str | None) -> int | None:
     if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18:
         return int(raw)
     return None
-
-
 
 
 async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:

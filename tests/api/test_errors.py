@@ -29,19 +29,21 @@ async def outage(live_server, live_settings):
     async with httpx.AsyncClient(base_url=healthy.url) as http:
         token, auth = await register(http, "Before Outage")
     srv = await live_server(
-        database_url=f"postgresql+asyncpg://postgres@127.0.0.1:{closed_port()}/test")
+        database_url=f"postgresql+asyncpg://postgres@127.0.0.1:{closed_port()}/test"
+    )
     async with httpx.AsyncClient(base_url=srv.url) as http:
         yield srv, http, token, auth
 
 
-async def test_a_database_outage_is_503_database_unavailable(outage, live_redis_url,
-                                                             live_prefix):
+async def test_a_database_outage_is_503_database_unavailable(outage, live_redis_url, live_prefix):
     srv, http, token, auth = outage
-    calls = [("POST", "/api/players", {"json": {"name": "During Outage"}}),
-             ("GET", "/api/players/me/wallet", {"headers": auth}),
-             ("GET", "/api/players/me/matches", {"headers": auth}),
-             ("GET", "/api/matches/5", {}),
-             ("POST", "/api/quick-join", {"headers": auth, "json": {"game": "gaple"}})]
+    calls = [
+        ("POST", "/api/players", {"json": {"name": "During Outage"}}),
+        ("GET", "/api/players/me/wallet", {"headers": auth}),
+        ("GET", "/api/players/me/matches", {"headers": auth}),
+        ("GET", "/api/matches/5", {}),
+        ("POST", "/api/quick-join", {"headers": auth, "json": {"game": "gaple"}}),
+    ]
     for method, path, kw in calls:
         r = await http.request(method, path, **kw)
         assert r.status_code == 503, (path, r.status_code, r.text)

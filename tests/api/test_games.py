@@ -24,9 +24,16 @@ async def test_the_catalog_lists_every_game_with_its_options(http):
     assert gaple["seats"] == {"min": 2, "max": 4, "default": 4}
     assert gaple["chips"] is True and gaple["managed"] == ["stacks", "previous_winner"]
     field = next(o for o in gaple["options"] if o["key"] == "field")
-    assert field == {"key": "field", "type": "choice", "default": "normal", "label": "opt.field",
-                     "help": "opt.field.help", "choices": ["normal", "bet"], "min": None,
-                     "max": None}
+    assert field == {
+        "key": "field",
+        "type": "choice",
+        "default": "normal",
+        "label": "opt.field",
+        "help": "opt.field.help",
+        "choices": ["normal", "bet"],
+        "min": None,
+        "max": None,
+    }
     assert games["mexican_train"]["seats"]["max"] == 8
     assert [o["key"] for o in games["moon"]["options"]] == ["first_lead_trump"]
     assert games["cross"]["chips"] is False
@@ -37,8 +44,13 @@ async def test_the_catalog_lists_every_game_with_its_options(http):
 async def test_a_table_refuses_what_the_catalog_bounds(http):
     """The bounds the catalog shows are the ones the rules check (one declaration)."""
     _, auth = await register(http, "Sari")
-    target = next(o for g in (await http.get("/api/games")).json()["games"] if g["name"] == "cross"
-                  for o in g["options"] if o["key"] == "target")
+    target = next(
+        o
+        for g in (await http.get("/api/games")).json()["games"]
+        if g["name"] == "cross"
+        for o in g["options"]
+        if o["key"] == "target"
+    )
     too_big = {"game": "cross", "seats": 2, "options": {"target": target["max"] + 1}}
     r = await http.post("/api/tables", headers=auth, json=too_big)
     assert r.status_code == 422

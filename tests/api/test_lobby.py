@@ -43,14 +43,20 @@ async def test_bad_names_are_422(http, name):
     assert r.json()["detail"][0]["loc"] == ["body", "name"]
 
 
-@pytest.mark.parametrize("body,loc", [
-    ({"game": "chess", "seats": 2}, ["body", "game"]),
-    ({"game": "gaple", "seats": 9}, ["body", "seats"]),
-    ({"game": "gaple", "seats": 2, "options": {"stake": "ten"}}, ["body", "options", "stake"]),
-    ({"game": "gaple", "seats": 2, "options": {"colour": 1}}, ["body", "options", "colour"]),
-    ({"game": "gaple", "seats": 2, "options": {"stacks": [1, 2]}}, ["body", "options", "stacks"]),
-    ({"game": "gaple", "seats": 2, "turn_seconds": 0}, ["body", "turn_seconds"]),
-])
+@pytest.mark.parametrize(
+    "body,loc",
+    [
+        ({"game": "chess", "seats": 2}, ["body", "game"]),
+        ({"game": "gaple", "seats": 9}, ["body", "seats"]),
+        ({"game": "gaple", "seats": 2, "options": {"stake": "ten"}}, ["body", "options", "stake"]),
+        ({"game": "gaple", "seats": 2, "options": {"colour": 1}}, ["body", "options", "colour"]),
+        (
+            {"game": "gaple", "seats": 2, "options": {"stacks": [1, 2]}},
+            ["body", "options", "stacks"],
+        ),
+        ({"game": "gaple", "seats": 2, "turn_seconds": 0}, ["body", "turn_seconds"]),
+    ],
+)
 async def test_bad_table_options_are_422_naming_the_field(http, body, loc):
     _, auth = await register(http, "Creator")
     r = await http.post("/api/tables", json=body, headers=auth)
@@ -68,9 +74,11 @@ async def test_list_filters_and_pages(http):
     made = []
     for game, stake in (("gaple", 10), ("gaple", 50), ("moon", None), ("cross", None)):
         options = {"stake": stake} if stake else {}
-        r = await http.post("/api/tables", headers=auth,
-                            json={"game": game, "seats": 2 if game != "moon" else 4,
-                                  "options": options})
+        r = await http.post(
+            "/api/tables",
+            headers=auth,
+            json={"game": game, "seats": 2 if game != "moon" else 4, "options": options},
+        )
         made.append(r.json()["id"])
     everything = (await http.get("/api/tables")).json()
     assert everything["total"] == 4 and {t["id"] for t in everything["items"]} == set(made)
@@ -128,18 +136,31 @@ async def test_ops_endpoints_and_openapi(http):
     ready = await http.get("/readyz")
     assert ready.status_code == 200 and ready.json()["redis"] is True
     paths = (await http.get("/openapi.json")).json()["paths"]
-    for path in ("/api/players", "/api/players/me", "/api/tables", "/api/tables/{tid}",
-                 "/api/tables/{tid}/seats/{n}", "/api/tables/{tid}/bots", "/api/quick-join"):
+    for path in (
+        "/api/players",
+        "/api/players/me",
+        "/api/tables",
+        "/api/tables/{tid}",
+        "/api/tables/{tid}/seats/{n}",
+        "/api/tables/{tid}/bots",
+        "/api/quick-join",
+    ):
         assert path in paths
 
 
 async def test_o3_turn_seconds_may_also_come_with_the_game_options(http):
     _, auth = await register(http, "Fajar")
-    r = await http.post("/api/tables", headers=auth,
-                        json={"game": "cross", "seats": 2, "options": {"turn_seconds": 45}})
+    r = await http.post(
+        "/api/tables",
+        headers=auth,
+        json={"game": "cross", "seats": 2, "options": {"turn_seconds": 45}},
+    )
     assert r.status_code == 201 and r.json()["turn_seconds"] == 45
     assert "turn_seconds" not in r.json()["options"]
-    r = await http.post("/api/tables", headers=auth,
-                        json={"game": "cross", "seats": 2, "options": {"turn_seconds": 0}})
+    r = await http.post(
+        "/api/tables",
+        headers=auth,
+        json={"game": "cross", "seats": 2, "options": {"turn_seconds": 0}},
+    )
     assert r.status_code == 422
     assert r.json()["detail"][0]["loc"] == ["body", "options", "turn_seconds"]

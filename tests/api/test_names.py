@@ -14,8 +14,9 @@ async def http(live_server):
         yield client
 
 
-@pytest.mark.parametrize("name", ["Bot 2", "bot2", "BOT", "B0t-3", "Ｂｏｔ　２", "𝐁𝐨𝐭 𝟐",
-                                  "Вот 2", "Bot ٢", "bot.12"])
+@pytest.mark.parametrize(
+    "name", ["Bot 2", "bot2", "BOT", "B0t-3", "Ｂｏｔ　２", "𝐁𝐨𝐭 𝟐", "Вот 2", "Bot ٢", "bot.12"]
+)
 async def test_names_that_imitate_a_bot_are_refused(http, name):
     r = await http.post("/api/players", json={"name": name})
     assert r.status_code == 422, (name, r.text)
@@ -23,15 +24,21 @@ async def test_names_that_imitate_a_bot_are_refused(http, name):
     assert err["loc"] == ["body", "name"] and err["type"] == "bot_name", err
 
 
-@pytest.mark.parametrize(("given", "kept"), [("Ｓａｒｉ", "Sari"), ("𝐃𝐞𝐰𝐢", "Dewi"),
-                                             ("Botak", "Botak"), ("Robot 2", "Robot 2"),
-                                             ("Budi  Santoso", "Budi Santoso")])
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("Ｓａｒｉ", "Sari"),
+        ("𝐃𝐞𝐰𝐢", "Dewi"),
+        ("Botak", "Botak"),
+        ("Robot 2", "Robot 2"),
+        ("Budi  Santoso", "Budi Santoso"),
+    ],
+)
 async def test_names_are_kept_normalised(http, given, kept):
     r = await http.post("/api/players", json={"name": given})
     assert r.status_code == 201, r.text
     assert r.json()["player"]["name"] == kept
-    me = await http.get("/api/players/me",
-                        headers={"Authorization": f"Bearer {r.json()['token']}"})
+    me = await http.get("/api/players/me", headers={"Authorization": f"Bearer {r.json()['token']}"})
     assert me.json()["name"] == kept
 
 

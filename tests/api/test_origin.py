@@ -18,8 +18,13 @@ async def chips_table(live_server):
     srv = await live_server(allowed_origins=["https://meja.example"])
     http = httpx.AsyncClient(base_url=srv.url)
     host_token, host = await register(http, "Table Host")
-    tid = (await http.post("/api/tables", headers=host, json={
-        "game": "gaple", "seats": 4, "options": {"stake": 10}})).json()["id"]
+    tid = (
+        await http.post(
+            "/api/tables",
+            headers=host,
+            json={"game": "gaple", "seats": 4, "options": {"stake": 10}},
+        )
+    ).json()["id"]
     token, auth = await register(http, "Cookie Victim")
     http.cookies.clear()
     yield srv, http, tid, {"Cookie": f"{srv.settings.cookie_name}={token}"}, auth
@@ -34,8 +39,11 @@ async def test_a_cookie_call_from_another_site_is_refused(chips_table):
     srv, http, tid, cookie, auth = chips_table
     before = await balance(http, auth)
     forged = {**cookie, "Content-Type": "text/plain"}  # what a cross-site form can send
-    for path in (f"/api/tables/{tid}/seats/1", f"/api/tables/{tid}/bots",
-                 f"/api/tables/{tid}/rematch"):
+    for path in (
+        f"/api/tables/{tid}/seats/1",
+        f"/api/tables/{tid}/bots",
+        f"/api/tables/{tid}/rematch",
+    ):
         for headers in ({"Origin": EVIL}, {"Referer": f"{EVIL}/page"}, {"Origin": "null"}):
             r = await http.post(path, headers={**forged, **headers}, content=b"")
             assert r.status_code == 403, (path, headers, r.text)
@@ -53,11 +61,13 @@ async def test_own_trusted_bearer_and_non_browser_calls_pass(chips_table):
     srv, http, tid, cookie, auth = chips_table
     r = await http.post(f"/api/tables/{tid}/seats/1", headers={**cookie, "Origin": srv.url})
     assert r.status_code == 200, r.text
-    r = await http.delete(f"/api/tables/{tid}/seats/1",
-                          headers={**cookie, "Referer": f"{srv.url}/#/table/{tid}"})
+    r = await http.delete(
+        f"/api/tables/{tid}/seats/1", headers={**cookie, "Referer": f"{srv.url}/#/table/{tid}"}
+    )
     assert r.status_code == 200, r.text
-    r = await http.post(f"/api/tables/{tid}/seats/1",
-                        headers={**cookie, "Origin": "https://meja.example"})
+    r = await http.post(
+        f"/api/tables/{tid}/seats/1", headers={**cookie, "Origin": "https://meja.example"}
+    )
     assert r.status_code == 200, r.text  # a trusted origin (allowed_origins)
     r = await http.delete(f"/api/tables/{tid}/seats/1", headers=cookie)  # no browser
     assert r.status_code == 200, r.text
@@ -69,8 +79,11 @@ def test_the_local_origins_are_trusted_in_the_embedded_mode_only(tmp_path):
     dev = ["http://127.0.0.1:8000", "http://localhost:8000"]
     embedded = Settings(data_dir=tmp_path, redis_url=None)
     deployed = Settings(data_dir=tmp_path, redis_url="redis://redis:6379/0")
-    named = Settings(data_dir=tmp_path, redis_url="redis://redis:6379/0",
-                     allowed_origins=["https://meja.example"])
+    named = Settings(
+        data_dir=tmp_path,
+        redis_url="redis://redis:6379/0",
+        allowed_origins=["https://meja.example"],
+    )
     assert embedded.trusted_origins == dev and deployed.trusted_origins == []
     assert named.trusted_origins == ["https://meja.example"]
     assert deployed.trusts_origin("https://meja.example", "meja.example")  # its own host

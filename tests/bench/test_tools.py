@@ -19,17 +19,36 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_tool(script: str, *args: str, tmp_path: Path) -> dict:
     db = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{tmp_path}/bench.db"
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--json",
-                          "--database-url", db, *args],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), "--json", "--database-url", db, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode in (0, 1), out.stderr[-3000:]
     return orjson.loads(out.stdout)
 
 
 def test_load_plays_tables_and_reports_every_figure(tmp_path):
-    r = run_tool("load.py", "--tables", "2", "--think", "0.05", "--warmup", "1",
-                 "--seconds", "3", "--every", "1", "--monitor-seconds", "1",
-                 "--drain-timeout", "20", tmp_path=tmp_path)
+    r = run_tool(
+        "load.py",
+        "--tables",
+        "2",
+        "--think",
+        "0.05",
+        "--warmup",
+        "1",
+        "--seconds",
+        "3",
+        "--every",
+        "1",
+        "--monitor-seconds",
+        "1",
+        "--drain-timeout",
+        "20",
+        tmp_path=tmp_path,
+    )
     assert r["sockets"] == 8
     assert r["actions"] > 0 and r["errors"] == {}
     assert r["latency_ms"]["n"] > 0
@@ -43,17 +62,34 @@ def test_load_plays_tables_and_reports_every_figure(tmp_path):
 
 
 def test_connections_hold_idle_players_and_answer_pings(tmp_path):
-    r = run_tool("connections.py", "--players", "12", "--hold", "1", "--settle", "0.5",
-                 tmp_path=tmp_path)
+    r = run_tool(
+        "connections.py", "--players", "12", "--hold", "1", "--settle", "0.5", tmp_path=tmp_path
+    )
     assert r["connected"] == 12 and r["refused"] == 0
     assert r["all_stayed_up"] is True and r["pongs"] == 12
     assert r["kib_per_connection"] is not None
 
 
 def test_load_with_the_outbox_worker_reports_its_cpu_and_writes_every_record(tmp_path):
-    r = run_tool("load.py", "--tables", "2", "--think", "0.05", "--warmup", "1",
-                 "--seconds", "3", "--every", "1", "--monitor-seconds", "0",
-                 "--drain-timeout", "20", "--outbox-worker", tmp_path=tmp_path)
+    r = run_tool(
+        "load.py",
+        "--tables",
+        "2",
+        "--think",
+        "0.05",
+        "--warmup",
+        "1",
+        "--seconds",
+        "3",
+        "--every",
+        "1",
+        "--monitor-seconds",
+        "0",
+        "--drain-timeout",
+        "20",
+        "--outbox-worker",
+        tmp_path=tmp_path,
+    )
     assert r["actions"] > 0 and r["errors"] == {}
     assert r["outbox_worker_cpu_pct"] is not None and r["outbox_worker_cpu_pct"] > 0
     assert r["outbox"]["drained"] and r["outbox"]["after_stop_entries"] == 0

@@ -48,6 +48,7 @@ async def new_database(tmp_path, *, migrate: bool = True):
 
         async def cleanup():
             await engine.dispose()
+
     if migrate:
         await upgrade(engine)
     return url, engine, cleanup
@@ -83,8 +84,9 @@ async def redis(redis_url_or_socket):
     if "url" in redis_url_or_socket:
         client = aioredis.Redis.from_url(redis_url_or_socket["url"], decode_responses=True)
     else:
-        client = aioredis.Redis(unix_socket_path=redis_url_or_socket["unix_socket_path"],
-                                decode_responses=True)
+        client = aioredis.Redis(
+            unix_socket_path=redis_url_or_socket["unix_socket_path"], decode_responses=True
+        )
     yield client
     await client.aclose()
 

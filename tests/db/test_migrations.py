@@ -52,11 +52,19 @@ async def test_migrations_match_models_and_downgrade(backend, tmp_path, monkeypa
 
 def test_python_m_app_migrate_creates_the_schema(tmp_path):
     url = f"sqlite:///{tmp_path}/cli.db"
-    done = subprocess.run([sys.executable, "-m", "app", "migrate", "--url", url],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "migrate", "--url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     import sqlite3
 
-    names = {r[0] for r in sqlite3.connect(tmp_path / "cli.db").execute(
-        "select name from sqlite_master where type='table'")}
+    names = {
+        r[0]
+        for r in sqlite3.connect(tmp_path / "cli.db").execute(
+            "select name from sqlite_master where type='table'"
+        )
+    }
     assert set(Base.metadata.tables) <= names

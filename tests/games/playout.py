@@ -46,8 +46,12 @@ def tiles_in(obj: Any) -> Iterator[tuple[int, int]]:
         if type(value) is dict:
             stack.extend((v, k == "tile") for k, v in value.items())
         elif type(value) is list:
-            if (is_tile_place and len(value) == 2 and type(value[0]) is int
-                    and type(value[1]) is int):
+            if (
+                is_tile_place
+                and len(value) == 2
+                and type(value[0]) is int
+                and type(value[1]) is int
+            ):
                 yield (min(value), max(value))
             else:
                 stack.extend((x, True) for x in value)
@@ -100,7 +104,7 @@ def check_events(rs, step) -> None:
     the round-end events themselves may reveal the finished round's hands."""
     events = step.events
     assert all(type(e.get("type")) is str for e in events)
-    current = events[round_end_cut(events):]
+    current = events[round_end_cut(events) :]
     pairs = pairs_text(orjson.dumps(current))
     if pairs:
         public_hidden = rs.hidden_tiles(step.state, None)
@@ -119,7 +123,7 @@ def check_old_round_events(step, action) -> None:
     round end may name only the tile just played (the round-end events may reveal hands), and
     no draw event names its tile."""
     played = {action.tile} if action.kind == "play" else set()
-    for event in step.events[:round_end_cut(step.events)]:
+    for event in step.events[: round_end_cut(step.events)]:
         if event["type"] not in ROUND_END_EVENTS:
             assert set(tiles_in(event)) <= played, f"event {event} names a hidden tile"
     for event in step.events:
@@ -161,10 +165,18 @@ def refused(error: type[Exception], call: Callable, *args) -> None:
     raise AssertionError(f"{call.__name__}{shown} was not refused with {error.__name__}")
 
 
-def playout(rs, options: dict, n_seats: int, seed: int, *, check_every: int = 1,
-            events_every: int = 1, refuse_every: int = 1,
-            extra: Callable[[Any, tuple, Any, Any], None] | None = None,
-            max_steps: int = 1_000_000):
+def playout(
+    rs,
+    options: dict,
+    n_seats: int,
+    seed: int,
+    *,
+    check_every: int = 1,
+    events_every: int = 1,
+    refuse_every: int = 1,
+    extra: Callable[[Any, tuple, Any, Any], None] | None = None,
+    max_steps: int = 1_000_000,
+):
     """Random legal play from ``seed`` to the end; returns (final state, [(seat, action)]).
 
     ``check_every``: the full ``check_state`` on every such state besides the first, the last and
@@ -202,8 +214,9 @@ def playout(rs, options: dict, n_seats: int, seed: int, *, check_every: int = 1,
         check_state(rs, state, n_seats, full_set)
         refused(GameOver, rs.apply, state, *log[-1])
     except AssertionError as failure:
-        failure.add_note(f"{rs.name}, {n_seats} seats, options {options}, seed {seed}, "
-                         f"step {step_no}")
+        failure.add_note(
+            f"{rs.name}, {n_seats} seats, options {options}, seed {seed}, step {step_no}"
+        )
         raise
     return state, log
 

@@ -20,10 +20,14 @@ def options_for(seed: int) -> dict:
     return {"draw_until_playable": seed % 2 == 1}
 
 
-EVERY_ACTION = [RS.parse_action(raw) for raw in (
-    [{"kind": "draw"}, {"kind": "pass"}]
-    + [{"kind": "play", "tile": list(t)} for t in FULL_SET]
-    + [{"kind": "play", "tile": list(t), "arm": arm} for t in FULL_SET for arm in "nesw"])]
+EVERY_ACTION = [
+    RS.parse_action(raw)
+    for raw in (
+        [{"kind": "draw"}, {"kind": "pass"}]
+        + [{"kind": "play", "tile": list(t)} for t in FULL_SET]
+        + [{"kind": "play", "tile": list(t), "arm": arm} for t in FULL_SET for arm in "nesw"]
+    )
+]
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -61,6 +65,5 @@ def test_bots_finish_matches(n):
 
 def test_bot_beats_a_random_player():
     """The figure for 1,000 matches comes from bench/bots_cross.py; 100 here stay fast."""
-    wins = sum(bot_match(seed, 2, {seed % 2}).result["winner"] == seed % 2
-               for seed in range(100))
+    wins = sum(bot_match(seed, 2, {seed % 2}).result["winner"] == seed % 2 for seed in range(100))
     assert wins >= 75, f"the bot won only {wins} of 100 matches against random play"

@@ -57,6 +57,7 @@ def full_cross(state, seats, tiles):
 
 # --- C-1 players and deal -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n, each", [(2, 7), (3, 5), (4, 5)])
 def test_c1_deal_by_player_count_rest_is_the_boneyard(n, each):
     for seed in range(20):
@@ -86,6 +87,7 @@ def test_c1_options_are_validated():
 
 # --- C-2 opening --------------------------------------------------------------------------------
 
+
 def test_c2_highest_double_opens_and_must_be_played_first():
     hands = [[[4, 4], [0, 5], [1, 2]], [[3, 3], [0, 1]], [[5, 5], [2, 5], [0, 0]]]
     state = start(hands)
@@ -102,8 +104,10 @@ def test_c2_highest_double_opens_and_must_be_played_first():
 
 
 def test_c2_redeal_when_nobody_holds_a_double():
-    hands = [[[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [1, 2]],
-             [[1, 3], [1, 4], [1, 5], [1, 6], [2, 3], [2, 4], [2, 5]]]
+    hands = [
+        [[0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [1, 2]],
+        [[1, 3], [1, 4], [1, 5], [1, 6], [2, 3], [2, 4], [2, 5]],
+    ]
     state = start(hands, seed=11)
     assert state.redeal_no >= 1
     assert deal_round(2, 11, 1, hands)[2] == state.redeal_no
@@ -145,6 +149,7 @@ def test_c2_highest_double_opens_every_round():
 
 # --- C-3 turns ----------------------------------------------------------------------------------
 
+
 def test_c3_turns_pass_clockwise_from_the_opener():
     hands = [[[6, 0], [0, 0]], [[6, 1], [1, 1]], [[6, 6], [2, 2], [2, 3]], [[6, 3], [3, 3]]]
     state = start(hands)
@@ -159,14 +164,20 @@ def test_c3_next_seat_after_each_turn():
     hands = [[[6, 6], [6, 5], [0, 0]], [[6, 1], [1, 1]], [[6, 2], [2, 2]], [[6, 3], [3, 3]]]
     state = start(hands)
     seen = []
-    for seat, tile, arm in [(0, [6, 6], None), (1, [6, 1], "n"), (2, [6, 2], "e"),
-                            (3, [6, 3], "s"), (0, [6, 5], "w")]:
+    for seat, tile, arm in [
+        (0, [6, 6], None),
+        (1, [6, 1], "n"),
+        (2, [6, 2], "e"),
+        (3, [6, 3], "s"),
+        (0, [6, 5], "w"),
+    ]:
         seen.append(RS.to_act(state))
         state, _ = play(state, (seat, put(tile, arm)))
     assert seen == [0, 1, 2, 3, 0] and RS.to_act(state) == 1
 
 
 # --- C-4 the cross ------------------------------------------------------------------------------
+
 
 def test_c4_cross_phase_only_empty_sides_of_the_spinner():
     hands = [[[6, 6], [5, 6], [3, 5], [1, 1]], [[6, 4], [4, 5], [2, 6], [0, 0]]]
@@ -187,14 +198,26 @@ def test_c4_cross_phase_only_empty_sides_of_the_spinner():
 
 
 def test_c4_arms_grow_after_the_cross_and_doubles_are_not_spinners():
-    hands = [[[6, 6], [6, 1], [6, 3], [1, 1], [0, 0], [2, 4]],
-             [[6, 2], [6, 4], [1, 5], [5, 5], [0, 4]]]
-    state, _ = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")),
-                    (0, put([6, 1], "e")), (1, put([6, 4], "s")), (0, put([6, 3], "w")))
+    hands = [
+        [[6, 6], [6, 1], [6, 3], [1, 1], [0, 0], [2, 4]],
+        [[6, 2], [6, 4], [1, 5], [5, 5], [0, 4]],
+    ]
+    state, _ = play(
+        start(hands),
+        (0, put([6, 6])),
+        (1, put([6, 2], "n")),
+        (0, put([6, 1], "e")),
+        (1, put([6, 4], "s")),
+        (0, put([6, 3], "w")),
+    )
     view = RS.view(state, 1)
     assert view["cross"]["complete"]
     assert {k: (a["end"], a["open"]) for k, a in view["cross"]["arms"].items()} == {
-        "n": (2, True), "e": (1, True), "s": (4, True), "w": (3, True)}
+        "n": (2, True),
+        "e": (1, True),
+        "s": (4, True),
+        "w": (3, True),
+    }
     assert legal(state, 1) == [put([0, 4], "s"), put([1, 5], "e")]
     state, _ = play(state, (1, put([1, 5], "e")), (0, put([2, 4], "n")))
     assert RS.view(state, 1)["cross"]["arms"]["n"]["end"] == 4
@@ -208,14 +231,22 @@ def test_c4_arms_grow_after_the_cross_and_doubles_are_not_spinners():
 
 def test_c4_a_double_on_an_arm_accepts_only_its_number():
     hands = [[[6, 6], [6, 1], [6, 3], [1, 1], [0, 0]], [[6, 2], [6, 4], [1, 5], [0, 2]]]
-    state, _ = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")),
-                    (0, put([6, 1], "e")), (1, put([6, 4], "s")), (0, put([6, 3], "w")),
-                    (1, put([0, 2], "n")), (0, put([1, 1], "e")))
+    state, _ = play(
+        start(hands),
+        (0, put([6, 6])),
+        (1, put([6, 2], "n")),
+        (0, put([6, 1], "e")),
+        (1, put([6, 4], "s")),
+        (0, put([6, 3], "w")),
+        (1, put([0, 2], "n")),
+        (0, put([1, 1], "e")),
+    )
     assert legal(state, 1) == [put([1, 5], "e")]
     refused(state, 1, put([1, 5], "n"), "does not match the n arm's open end 0")
 
 
 # --- C-5 forced play ----------------------------------------------------------------------------
+
 
 def test_c5_a_player_who_can_play_must_play():
     hands = [[[6, 6], [0, 0]], [[6, 2], [1, 3]]]
@@ -228,6 +259,7 @@ def test_c5_a_player_who_can_play_must_play():
 
 
 # --- C-6 drawing --------------------------------------------------------------------------------
+
 
 def test_c6_cannot_play_so_draw_is_the_only_action():
     hands = [[[6, 6], [0, 0]], [[1, 2], [3, 4]]]
@@ -259,8 +291,10 @@ def test_c6_drawn_tile_that_fits_must_be_played_and_nothing_else():
 def test_c6_drawn_tile_that_does_not_fit_passes_the_turn():
     hands = [[[6, 6], [0, 0], [0, 1]], [[1, 2], [3, 4]]]
     state, events = play(start(hands, stock=[[2, 4], [6, 3]]), (0, put([6, 6])), (1, DRAW))
-    assert events[1:] == [{"type": "drew", "seat": 1, "boneyard": 22},
-                      {"type": "passed", "seat": 1}]
+    assert events[1:] == [
+        {"type": "drew", "seat": 1, "boneyard": 22},
+        {"type": "passed", "seat": 1},
+    ]
     assert RS.to_act(state) == 0
     assert RS.view(state, 1)["hand"] == [[1, 2], [2, 4], [3, 4]]
     assert RS.view(state, 0)["hand_counts"] == [2, 3]
@@ -271,9 +305,14 @@ def test_c6_drawn_tile_that_does_not_fit_passes_the_turn():
 
 def test_c6_one_draw_per_turn_by_default_even_after_the_cross():
     hands = [[[6, 6], [6, 1], [6, 3], [0, 0]], [[6, 2], [6, 4], [5, 5]]]
-    state, _ = play(start(hands, stock=[[0, 5], [2, 4]]), (0, put([6, 6])),
-                    (1, put([6, 2], "n")), (0, put([6, 1], "e")), (1, put([6, 4], "s")),
-                    (0, put([6, 3], "w")))
+    state, _ = play(
+        start(hands, stock=[[0, 5], [2, 4]]),
+        (0, put([6, 6])),
+        (1, put([6, 2], "n")),
+        (0, put([6, 1], "e")),
+        (1, put([6, 4], "s")),
+        (0, put([6, 3], "w")),
+    )
     state, events = play(state, (1, DRAW))
     assert [e["type"] for e in events] == ["drew", "passed"] and RS.to_act(state) == 0
 
@@ -281,9 +320,14 @@ def test_c6_one_draw_per_turn_by_default_even_after_the_cross():
 def test_c6_option_draw_until_playable_after_the_cross():
     hands = [[[6, 6], [6, 1], [6, 3], [0, 0]], [[6, 2], [6, 4], [5, 5]]]
     stock = [[0, 5], [5, 6], [1, 3], [0, 1]]
-    state, _ = play(start(hands, stock=stock, draw_until_playable=True), (0, put([6, 6])),
-                    (1, put([6, 2], "n")), (0, put([6, 1], "e")), (1, put([6, 4], "s")),
-                    (0, put([6, 3], "w")))
+    state, _ = play(
+        start(hands, stock=stock, draw_until_playable=True),
+        (0, put([6, 6])),
+        (1, put([6, 2], "n")),
+        (0, put([6, 1], "e")),
+        (1, put([6, 4], "s")),
+        (0, put([6, 3], "w")),
+    )
     state, events = play(state, (1, DRAW))
     assert [e["type"] for e in events] == ["drew"]
     assert RS.to_act(state) == 1 and legal(state, 1) == [DRAW]
@@ -296,14 +340,20 @@ def test_c6_option_draw_until_playable_after_the_cross():
 
 def test_c6_draw_until_playable_draws_once_during_the_cross():
     hands = [[[6, 6], [0, 0]], [[1, 2], [3, 4]]]
-    state, _ = play(start(hands, stock=[[2, 4], [6, 3]], draw_until_playable=True),
-                    (0, put([6, 6])))
+    state, _ = play(
+        start(hands, stock=[[2, 4], [6, 3]], draw_until_playable=True), (0, put([6, 6]))
+    )
     state, events = play(state, (1, DRAW))
     assert [e["type"] for e in events] == ["drew", "passed"] and RS.to_act(state) == 0
 
 
-CROSS_OPENING = [(0, put([6, 6])), (1, put([6, 2], "n")), (0, put([6, 1], "e")),
-                 (1, put([6, 4], "s")), (0, put([6, 3], "w"))]
+CROSS_OPENING = [
+    (0, put([6, 6])),
+    (1, put([6, 2], "n")),
+    (0, put([6, 1], "e")),
+    (1, put([6, 4], "s")),
+    (0, put([6, 3], "w")),
+]
 
 
 def rest_of_set(*taken):
@@ -326,6 +376,7 @@ def test_c6_draw_until_playable_stops_at_the_last_two_tiles():
 
 
 # --- C-7 last two tiles -------------------------------------------------------------------------
+
 
 def test_c7_no_drawing_with_two_tiles_left_a_player_who_cannot_play_passes():
     seat1 = [[0, 0], [1, 1], [0, 1]]
@@ -352,12 +403,25 @@ def test_c7_the_draw_that_leaves_two_is_the_last():
 
 # --- O-2 hidden information and the wire form ---------------------------------------------------
 
+
 def test_o2_views_show_own_hand_counts_and_never_the_boneyard():
     state = RS.new_state({}, 3, seed=5)
     for viewer in (None, 0, 1, 2):
         view = RS.view(state, viewer)
-        assert {"game", "seat", "to_act", "legal", "over", "hand", "cross", "boneyard",
-                "hand_counts", "scores", "round", "target"} <= set(view)
+        assert {
+            "game",
+            "seat",
+            "to_act",
+            "legal",
+            "over",
+            "hand",
+            "cross",
+            "boneyard",
+            "hand_counts",
+            "scores",
+            "round",
+            "target",
+        } <= set(view)
         assert view["boneyard"] == 13 and view["hand_counts"] == [5, 5, 5]
         assert view["scores"] == [0, 0, 0] and "seed" not in view
         shown = {T.tile(*t) for t in view["hand"] or []}
@@ -369,11 +433,15 @@ def test_o2_views_show_own_hand_counts_and_never_the_boneyard():
 def test_o2_action_wire_form():
     assert RS.parse_action({"kind": "play", "tile": [6, 6]}).to_json() == put([6, 6])
     assert RS.parse_action(put([5, 3], "e")).to_json() == put([3, 5], "e")
-    for bad in ({"kind": "play", "tile": [3, 5], "arm": "x"},
-                {"kind": "play", "tile": [3, 7], "arm": "n"},
-                {"kind": "play", "arm": "n"},
-                {"kind": "draw", "tile": [1, 1]},
-                {"kind": "pass", "arm": "n"}, {"kind": "lewat"}, [1, 2]):
+    for bad in (
+        {"kind": "play", "tile": [3, 5], "arm": "x"},
+        {"kind": "play", "tile": [3, 7], "arm": "n"},
+        {"kind": "play", "arm": "n"},
+        {"kind": "draw", "tile": [1, 1]},
+        {"kind": "pass", "arm": "n"},
+        {"kind": "lewat"},
+        [1, 2],
+    ):
         with pytest.raises(IllegalAction):
             RS.parse_action(bad)
 
@@ -382,6 +450,8 @@ def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
     state = RS.new_state({}, 3, seed=5)
     data = RS.dump(state)
     assert "last_events" not in data
-    old = {**data, "last_events": [{"type": "round_started", "round": 1, "opener": 0,
-                                    "redeals": 0}]}
+    old = {
+        **data,
+        "last_events": [{"type": "round_started", "round": 1, "opener": 0, "redeals": 0}],
+    }
     assert RS.load(old) == state

@@ -17,9 +17,23 @@ from .test_cross_rules import play, put, start
 
 RS = get_ruleset("cross")
 
-BLOCKING_PLAYS = [([6, 6], None), ([6, 1], "n"), ([6, 4], "e"), ([6, 3], "s"), ([6, 2], "w"),
-                  ([1, 1], "n"), ([1, 5], "n"), ([4, 4], "e"), ([4, 5], "e"), ([3, 3], "s"),
-                  ([0, 3], "s"), ([0, 5], "s"), ([2, 2], "w"), ([2, 5], "w"), ([5, 5], "w")]
+BLOCKING_PLAYS = [
+    ([6, 6], None),
+    ([6, 1], "n"),
+    ([6, 4], "e"),
+    ([6, 3], "s"),
+    ([6, 2], "w"),
+    ([1, 1], "n"),
+    ([1, 5], "n"),
+    ([4, 4], "e"),
+    ([4, 5], "e"),
+    ([3, 3], "s"),
+    ([0, 3], "s"),
+    ([0, 5], "s"),
+    ([2, 2], "w"),
+    ([2, 5], "w"),
+    ([5, 5], "w"),
+]
 LAST_TWO = [[5, 6], [3, 5]]
 
 
@@ -47,10 +61,12 @@ def round_over(events):
 
 # --- C-8 end of round ---------------------------------------------------------------------------
 
+
 def test_c8_domino_ends_the_round_at_once():
     hands = [[[6, 6], [6, 1]], [[6, 2], [3, 4], [5, 5]]]
-    state, events = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")),
-                         (0, put([6, 1], "e")))
+    state, events = play(
+        start(hands), (0, put([6, 6])), (1, put([6, 2], "n")), (0, put([6, 1], "e"))
+    )
     assert [e["type"] for e in events][-3:] == ["played", "round_over", "round_started"]
     over = round_over(events)
     assert over["ending"] == "domino" and over["winner"] == 0
@@ -68,8 +84,10 @@ def test_c8_c9_the_step_that_ends_a_round_carries_its_round_result():
 
 
 def test_c8_blocked_round_ends_at_once_without_passes():
-    finals = [[[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]],
-              [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]]]
+    finals = [
+        [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]],
+        [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
+    ]
     state, events = blocked_round(finals)
     assert [e["type"] for e in events][-3:] == ["played", "round_over", "round_started"]
     assert "passed" not in [e["type"] for e in events]
@@ -78,8 +96,9 @@ def test_c8_blocked_round_ends_at_once_without_passes():
 
 
 def test_c8_not_blocked_while_someone_can_still_draw():
-    hands, moves = blocked_deal([[[1, 2], [1, 3], [1, 4], [2, 3], [2, 4]],
-                                 [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]]])
+    hands, moves = blocked_deal(
+        [[[1, 2], [1, 3], [1, 4], [2, 3], [2, 4]], [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]]]
+    )
     state, events = play(start(hands, stock=[[5, 6], [3, 5], [3, 4]]), *moves)
     assert "round_over" not in [e["type"] for e in events]
     assert RS.legal_actions(state, 1) == (RS.parse_action({"kind": "draw"}),)
@@ -87,8 +106,10 @@ def test_c8_not_blocked_while_someone_can_still_draw():
 
 def test_c8_going_out_on_a_blocking_tile_is_a_domino():
     # seat 0's last tile blocks the board, but seat 0 has no tile left: domino, not blocked
-    finals = [[], [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4],
-                   [0, 0], [0, 1], [0, 2], [0, 4], [0, 6]]]
+    finals = [
+        [],
+        [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4], [0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
+    ]
     state, events = blocked_round(finals)
     over = round_over(events)
     assert (over["ending"], over["winner"], over["points"]) == ("domino", 0, 43)
@@ -97,10 +118,12 @@ def test_c8_going_out_on_a_blocking_tile_is_a_domino():
 
 # --- C-9 scoring --------------------------------------------------------------------------------
 
+
 def test_c9_domino_scores_all_opponents_pips():
     hands = [[[6, 6], [6, 1]], [[6, 2], [3, 4], [5, 5]]]
-    state, events = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")),
-                         (0, put([6, 1], "e")))
+    state, events = play(
+        start(hands), (0, put([6, 6])), (1, put([6, 2], "n")), (0, put([6, 1], "e"))
+    )
     over = round_over(events)
     assert (over["points"], over["pips"], over["scores"]) == (17, [0, 17], [17, 0])
     assert state.scores == (17, 0)
@@ -108,16 +131,23 @@ def test_c9_domino_scores_all_opponents_pips():
 
 def test_c9_domino_with_three_players_counts_every_opponent():
     hands = [[[6, 6], [6, 5]], [[6, 1], [4, 4]], [[6, 2], [0, 0], [1, 2]]]
-    state, events = play(start(hands), (0, put([6, 6])), (1, put([6, 1], "n")),
-                         (2, put([6, 2], "e")), (0, put([5, 6], "s")))
+    state, events = play(
+        start(hands),
+        (0, put([6, 6])),
+        (1, put([6, 1], "n")),
+        (2, put([6, 2], "e")),
+        (0, put([5, 6], "s")),
+    )
     over = round_over(events)
     assert (over["winner"], over["pips"], over["points"]) == (0, [0, 8, 3], 11)
     assert state.scores == (11, 0, 0)
 
 
 def test_c9_blocked_two_players_the_seed_example_30_minus_13():
-    finals = [[[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]],
-              [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]]]
+    finals = [
+        [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]],
+        [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
+    ]
     state, events = blocked_round(finals)
     over = round_over(events)
     assert over["pips"] == [30, 13]
@@ -127,9 +157,11 @@ def test_c9_blocked_two_players_the_seed_example_30_minus_13():
 
 
 def test_c9_blocked_three_players_opponents_combined_minus_own():
-    finals = [[[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
-              [[3, 4], [2, 4], [1, 2]],
-              [[1, 3], [1, 4], [2, 3]]]
+    finals = [
+        [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
+        [[3, 4], [2, 4], [1, 2]],
+        [[1, 3], [1, 4], [2, 3]],
+    ]
     state, events = blocked_round(finals)
     over = round_over(events)
     assert over["pips"] == [13, 16, 14]
@@ -138,8 +170,12 @@ def test_c9_blocked_three_players_opponents_combined_minus_own():
 
 
 def test_c9_blocked_four_players_opponents_combined_minus_own():
-    finals = [[[0, 4], [0, 6]], [[1, 2], [1, 3], [1, 4]], [[2, 3], [2, 4], [3, 4]],
-              [[0, 0], [0, 1], [0, 2]]]
+    finals = [
+        [[0, 4], [0, 6]],
+        [[1, 2], [1, 3], [1, 4]],
+        [[2, 3], [2, 4], [3, 4]],
+        [[0, 0], [0, 1], [0, 2]],
+    ]
     state, events = blocked_round(finals)
     over = round_over(events)
     assert over["pips"] == [10, 12, 18, 3]
@@ -148,9 +184,11 @@ def test_c9_blocked_four_players_opponents_combined_minus_own():
 
 
 def test_c9_tie_for_lowest_scores_nothing():
-    finals = [[[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
-              [[1, 2], [1, 3], [2, 4]],
-              [[1, 4], [2, 3], [3, 4]]]
+    finals = [
+        [[0, 0], [0, 1], [0, 2], [0, 4], [0, 6]],
+        [[1, 2], [1, 3], [2, 4]],
+        [[1, 4], [2, 3], [3, 4]],
+    ]
     state, events = blocked_round(finals)
     over = round_over(events)
     assert over["pips"] == [13, 13, 17]
@@ -160,10 +198,12 @@ def test_c9_tie_for_lowest_scores_nothing():
 
 # --- C-10 end of match --------------------------------------------------------------------------
 
+
 def domino_17(target):
     hands = [[[6, 6], [6, 1]], [[6, 2], [3, 4], [5, 5]]]
-    return play(start(hands, target=target), (0, put([6, 6])), (1, put([6, 2], "n")),
-                (0, put([6, 1], "e")))
+    return play(
+        start(hands, target=target), (0, put([6, 6])), (1, put([6, 2], "n")), (0, put([6, 1], "e"))
+    )
 
 
 def test_c10_reaching_the_target_ends_the_match():
@@ -185,8 +225,12 @@ def test_c10_below_the_target_the_next_round_is_dealt_from_the_seed():
     dealt, rest, redeal_no, opener = deal_round(2, 7, 2)
     assert (state.hands, state.boneyard, state.opener) == (dealt, rest, opener)
     assert [len(h) for h in state.hands] == [7, 7]  # C-1 again, whatever round 1's hands were
-    assert events[-1] == {"type": "round_started", "round": 2, "opener": opener,
-                          "redeals": redeal_no}
+    assert events[-1] == {
+        "type": "round_started",
+        "round": 2,
+        "opener": opener,
+        "redeals": redeal_no,
+    }
     assert RS.to_act(state) == opener and state.scores == (17, 0)
     # views of the new round keep the result but not the old hands (those tiles are back in play)
     view = RS.view(state, 0)

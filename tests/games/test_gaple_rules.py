@@ -45,6 +45,7 @@ def result(state):
 
 # --- G-1 set and deal ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_g1_seven_tiles_each_rest_out_of_play_and_hidden(n):
     state = RS.new_state({}, n, seed=123)
@@ -69,6 +70,7 @@ def test_g1_two_players_never_draw_undealt_tiles():
 
 # --- G-2 opening --------------------------------------------------------------------------------
 
+
 def test_g2_random_opener_covers_every_seat_evenly():
     openers = Counter(RS.to_act(RS.new_state({}, 4, seed=s)) for s in range(4000))
     assert set(openers) == {0, 1, 2, 3}
@@ -76,8 +78,10 @@ def test_g2_random_opener_covers_every_seat_evenly():
 
 
 def test_g2_opener_may_open_with_any_tile():
-    hands = [[[0, 0], [1, 3], [2, 5], [6, 6], [4, 5], [0, 6], [1, 1]],
-             [[2, 2], [3, 3], [4, 4], [5, 5], [0, 1], [0, 2], [0, 3]]]
+    hands = [
+        [[0, 0], [1, 3], [2, 5], [6, 6], [4, 5], [0, 6], [1, 1]],
+        [[2, 2], [3, 3], [4, 4], [5, 5], [0, 1], [0, 2], [0, 3]],
+    ]
     state = start(hands, opener=1)
     assert RS.to_act(state) == 1
     assert {a.tile for a in RS.legal_actions(state, 1)} == {T.tile(*t) for t in hands[1]}
@@ -94,9 +98,11 @@ def test_g2_previous_winner_option_opens_and_random_is_the_default():
 
 # --- G-3 turns ----------------------------------------------------------------------------------
 
+
 def test_g3_turns_pass_clockwise():
-    state = start([[[3, 4], [0, 0]], [[3, 3], [0, 1]], [[4, 5], [0, 2]], [[5, 6], [1, 1]]],
-                  opener=2)
+    state = start(
+        [[[3, 4], [0, 0]], [[3, 3], [0, 1]], [[4, 5], [0, 2]], [[5, 6], [1, 1]]], opener=2
+    )
     seen = []
     for tile in ([4, 5], [5, 6], [3, 4], [3, 3]):
         seat = RS.to_act(state)
@@ -107,6 +113,7 @@ def test_g3_turns_pass_clockwise():
 
 
 # --- G-4 playing --------------------------------------------------------------------------------
+
 
 def test_g4_first_tile_makes_both_ends_left_a_right_b():
     state, _ = play(start([[[2, 5], [0, 0]], [[1, 1]]]), (0, put([2, 5])))
@@ -142,6 +149,7 @@ def test_g4_playing_another_seats_tile_is_refused():
 
 # --- G-5 forced play ----------------------------------------------------------------------------
 
+
 def test_g5_passing_with_a_playable_tile_is_refused_and_changes_nothing():
     state, _ = play(start([[[2, 5], [0, 0]], [[5, 6], [1, 1]]]), (0, put([2, 5])))
     before = RS.dump(state)
@@ -152,6 +160,7 @@ def test_g5_passing_with_a_playable_tile_is_refused_and_changes_nothing():
 
 
 # --- G-6 Lewat ----------------------------------------------------------------------------------
+
 
 def test_g6_lewat_pays_previous_seat_even_when_it_passed_too():
     hands = [[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]], [[0, 2], [2, 3]]]
@@ -193,10 +202,12 @@ def test_g6_lewat_from_seat_zero_pays_the_last_seat():
 
 # --- G-7 going out ------------------------------------------------------------------------------
 
+
 def test_g7_playing_the_last_tile_ends_the_round_and_wins():
     state = start([[[1, 3], [3, 5]], [[1, 5], [6, 6]]])
-    state, events = play(state, (0, put([1, 3])), (1, put([1, 5], "left")),
-                         (0, put([3, 5], "right")))
+    state, events = play(
+        state, (0, put([1, 3])), (1, put([1, 5], "left")), (0, put([3, 5], "right"))
+    )
     res = result(state)
     assert res["winner"] == 0 and res["ending"] == "out"
     assert events[-1]["type"] == "round_over"
@@ -205,6 +216,7 @@ def test_g7_playing_the_last_tile_ends_the_round_and_wins():
 
 
 # --- G-8 Dead-End -------------------------------------------------------------------------------
+
 
 def test_g8_dead_end_ends_at_once_with_no_lewat_and_lowest_pips_wins():
     state = start([[[1, 1], [5, 6]], [[1, 2], [3, 3]]])
@@ -217,13 +229,23 @@ def test_g8_dead_end_ends_at_once_with_no_lewat_and_lowest_pips_wins():
 
 def test_g8_dead_end_with_all_28_tiles_dealt():
     # four players: the round blocks when both ends show 6 and all seven 6s are on the table
-    hands = [[[6, 6], [2, 3], [4, 5], [0, 0], [0, 2], [0, 3], [0, 4]],
-             [[1, 6], [0, 6], [5, 6], [0, 5], [1, 1], [1, 2], [1, 3]],
-             [[2, 6], [3, 6], [1, 4], [1, 5], [2, 2], [2, 4], [2, 5]],
-             [[0, 1], [4, 6], [3, 3], [3, 4], [3, 5], [4, 4], [5, 5]]]
-    moves = [(0, put([6, 6])), (1, put([1, 6], "left")), (2, put([2, 6], "right")),
-             (3, put([0, 1], "left")), (0, put([2, 3], "right")), (1, put([0, 6], "left")),
-             (2, put([3, 6], "right")), (3, put([4, 6], "right")), (0, put([4, 5], "right"))]
+    hands = [
+        [[6, 6], [2, 3], [4, 5], [0, 0], [0, 2], [0, 3], [0, 4]],
+        [[1, 6], [0, 6], [5, 6], [0, 5], [1, 1], [1, 2], [1, 3]],
+        [[2, 6], [3, 6], [1, 4], [1, 5], [2, 2], [2, 4], [2, 5]],
+        [[0, 1], [4, 6], [3, 3], [3, 4], [3, 5], [4, 4], [5, 5]],
+    ]
+    moves = [
+        (0, put([6, 6])),
+        (1, put([1, 6], "left")),
+        (2, put([2, 6], "right")),
+        (3, put([0, 1], "left")),
+        (0, put([2, 3], "right")),
+        (1, put([0, 6], "left")),
+        (2, put([3, 6], "right")),
+        (3, put([4, 6], "right")),
+        (0, put([4, 5], "right")),
+    ]
     state, _ = play(start(hands), *moves)
     assert RS.outcome(state) is None  # [5|6] is still out: seat 1 can play
     state, events = play(state, (1, put([5, 6], "right")))
@@ -269,6 +291,7 @@ def test_g8_going_out_beats_dead_end():
 
 # --- G-9 multipliers ----------------------------------------------------------------------------
 
+
 def test_g9_double_non_double_matching_one_way():
     state = start([[[3, 3], [0, 0]], [[3, 5]]])
     state, _ = play(state, (0, put([3, 3])), (1, put([3, 5], "left")))
@@ -289,8 +312,14 @@ def test_g9_quartet_connects_both_sides():
 
 def test_g9_quintet_double_on_both_ends_equal():
     hands = [[[4, 6], [2, 4], [4, 4]], [[2, 6], [0, 0], [0, 1]]]
-    state, _ = play(start(hands), (0, put([4, 6])), (1, put([2, 6], "right")),
-                    (0, put([2, 4], "right")), (1, PASS), (0, put([4, 4], "right")))
+    state, _ = play(
+        start(hands),
+        (0, put([4, 6])),
+        (1, put([2, 6], "right")),
+        (0, put([2, 4], "right")),
+        (1, PASS),
+        (0, put([4, 4], "right")),
+    )
     assert result(state)["multiplier"] == {"name": "quintet", "value": 5}
 
 
@@ -301,8 +330,9 @@ def test_g9_single_is_dead_end():
 
 
 def test_g9_a_non_double_that_is_first_and_last_tile_scores_double():
-    state = RS.new_state({"opener": "previous_winner", "previous_winner": 0}, 2, 1,
-                         hands=[[[1, 2]], [[5, 6]]])
+    state = RS.new_state(
+        {"opener": "previous_winner", "previous_winner": 0}, 2, 1, hands=[[[1, 2]], [[5, 6]]]
+    )
     state, _ = play(state, (0, put([1, 2])))
     res = result(state)
     assert (res["winner"], res["ending"]) == (0, "out")
@@ -315,11 +345,14 @@ def test_g9_a_double_that_is_first_and_last_tile_scores_triple():
     assert result(state)["multiplier"] == {"name": "triple", "value": 3}
 
 
-@pytest.mark.parametrize("hands, options", [
-    ([[], [[5, 6]]], {"opener": "previous_winner", "previous_winner": 0}),
-    ([[[1, 2]], []], {"opener": "previous_winner", "previous_winner": 1}),
-    ([[], [], []], {}),  # a random opener (G-2) holds no tile either
-])
+@pytest.mark.parametrize(
+    "hands, options",
+    [
+        ([[], [[5, 6]]], {"opener": "previous_winner", "previous_winner": 0}),
+        ([[[1, 2]], []], {"opener": "previous_winner", "previous_winner": 1}),
+        ([[], [], []], {}),  # a random opener (G-2) holds no tile either
+    ],
+)
 def test_g2_g9_an_exact_deal_whose_opener_holds_no_tile_is_refused(hands, options):
     with pytest.raises(BadOptions) as err:
         RS.new_state(options, len(hands), 1, hands=hands)
@@ -328,11 +361,13 @@ def test_g2_g9_an_exact_deal_whose_opener_holds_no_tile_is_refused(hands, option
 
 # --- G-10 settlement ----------------------------------------------------------------------------
 
+
 def test_g10_normal_field_pays_stake_times_multiplier():
     hands = [[[1, 3], [3, 5]], [[1, 5], [6, 6]], [[2, 2], [0, 0]]]
     state = start(hands, stake=10, stacks=[100, 100, 100])
-    state, _ = play(state, (0, put([1, 3])), (1, put([1, 5], "left")), (2, PASS),
-                    (0, put([3, 5], "right")))
+    state, _ = play(
+        state, (0, put([1, 3])), (1, put([1, 5], "left")), (2, PASS), (0, put([3, 5], "right"))
+    )
     payments = [p for p in result(state)["payments"] if p["kind"] == "settlement"]
     assert [(p["payer"], p["amount"]) for p in payments] == [(1, 40), (2, 40)]
     assert state.stacks == (100 + 80, 100 + 10 - 40, 100 - 10 - 40)  # seat 2's Lewat to 1
@@ -341,8 +376,9 @@ def test_g10_normal_field_pays_stake_times_multiplier():
 def test_g10_bet_field_pays_stake_times_multiplier_times_pips():
     hands = [[[1, 3], [3, 5]], [[1, 5], [6, 6]], [[2, 2], [0, 1]]]
     state = start(hands, stake=2, field="bet", stacks=[500, 500, 500])
-    state, _ = play(state, (0, put([1, 3])), (1, put([1, 5], "left")), (2, PASS),
-                    (0, put([3, 5], "right")))
+    state, _ = play(
+        state, (0, put([1, 3])), (1, put([1, 5], "left")), (2, PASS), (0, put([3, 5], "right"))
+    )
     payments = {p["payer"]: p for p in result(state)["payments"] if p["kind"] == "settlement"}
     assert payments[1]["amount"] == 2 * 4 * 12 and payments[1]["pips"] == 12
     assert payments[2]["amount"] == 2 * 4 * 5
@@ -359,17 +395,21 @@ def test_g10_g11_round_result_carries_the_settlements_the_event_shows():
     state, _ = play(state, (0, put([1, 3])), (1, put([1, 5], "left")), (2, PASS))
     step = RS.apply(state, 0, RS.parse_action(put([3, 5], "right")))
     (over,) = [e for e in step.events if e["type"] == "round_over"]
-    settlements = (Payment("settlement", 1, 0, amount=52, shortfall=44, pips=12),
-                   Payment("settlement", 2, 0, amount=8, shortfall=0, pips=1))
+    settlements = (
+        Payment("settlement", 1, 0, amount=52, shortfall=44, pips=12),
+        Payment("settlement", 2, 0, amount=8, shortfall=0, pips=1),
+    )
     detail = {k: v for k, v in over.items() if k != "type"}
     assert step.rounds == (RoundResult(None, 0, "out", 4, detail, settlements),)
     assert [p.to_json() for p in settlements] == [
-        p for p in over["payments"] if p["kind"] == "settlement"]
+        p for p in over["payments"] if p["kind"] == "settlement"
+    ]
     assert step.payments == ()  # the settlement is the round's, not a payment in the round
     assert step.state.stacks == (500 + 60, 0, 500 - 2 - 8)
 
 
 # --- G-11 chips never negative ------------------------------------------------------------------
+
 
 def test_g11_payment_capped_by_stack_with_shortfall_recorded():
     hands = [[[5, 5], [5, 6], [6, 6]], [[0, 1], [1, 2]]]
@@ -400,16 +440,26 @@ def test_g11_a_seat_below_one_stake_cannot_start_a_round():
 
 # --- G-12 rounds --------------------------------------------------------------------------------
 
+
 def test_g12_next_round_starts_from_previous_stacks_and_winner():
     state = start([[[1, 3], [3, 5]], [[1, 5], [6, 6]]], stake=10, stacks=[100, 100])
     state, _ = play(state, (0, put([1, 3])), (1, put([1, 5], "left")), (0, put([3, 5], "right")))
     res = result(state)
-    nxt = RS.new_state({"stake": 10, "stacks": res["stacks"], "opener": "previous_winner",
-                        "previous_winner": res["winner"]}, 2, seed=8)
+    nxt = RS.new_state(
+        {
+            "stake": 10,
+            "stacks": res["stacks"],
+            "opener": "previous_winner",
+            "previous_winner": res["winner"],
+        },
+        2,
+        seed=8,
+    )
     assert nxt.stacks == (140, 60) and RS.to_act(nxt) == 0
 
 
 # --- O-2 hidden information and options ---------------------------------------------------------
+
 
 def test_o2_views_show_own_hand_counts_of_others_and_no_seed():
     hands = [[[1, 3], [3, 5]], [[1, 5], [6, 6], [0, 0]]]
@@ -422,11 +472,18 @@ def test_o2_views_show_own_hand_counts_of_others_and_no_seed():
     assert "seed" not in mine and "seed" not in spectator
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"stake": 0}, "stake"), ({"stake": "10"}, "stake"), ({"field": "poker"}, "field"),
-    ({"opener": "me"}, "opener"), ({"stacks": [100]}, "stacks"), ({"colour": "red"}, "colour"),
-    ({"previous_winner": 5}, "previous_winner"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"stake": 0}, "stake"),
+        ({"stake": "10"}, "stake"),
+        ({"field": "poker"}, "field"),
+        ({"opener": "me"}, "opener"),
+        ({"stacks": [100]}, "stacks"),
+        ({"colour": "red"}, "colour"),
+        ({"previous_winner": 5}, "previous_winner"),
+    ],
+)
 def test_bad_options_name_the_field(options, field):
     with pytest.raises(BadOptions) as err:
         RS.new_state(options, 2, seed=1)
@@ -438,12 +495,19 @@ def test_bad_seat_count_is_refused():
         RS.new_state({}, 5, seed=1)
 
 
-@pytest.mark.parametrize("raw", [
-    None, [], {"kind": "play"}, {"kind": "play", "tile": [1, 7], "end": "left"},
-    {"kind": "play", "tile": [1, 2], "end": "middle"}, {"kind": "pass", "extra": 1},
-    {"kind": "play", "tile": [1, "2"], "end": "left"},
-    {"kind": "play", "tile": [1, 2, 3], "end": "left"},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        [],
+        {"kind": "play"},
+        {"kind": "play", "tile": [1, 7], "end": "left"},
+        {"kind": "play", "tile": [1, 2], "end": "middle"},
+        {"kind": "pass", "extra": 1},
+        {"kind": "play", "tile": [1, "2"], "end": "left"},
+        {"kind": "play", "tile": [1, 2, 3], "end": "left"},
+    ],
+)
 def test_malformed_actions_are_illegal_action_errors(raw):
     with pytest.raises(IllegalAction):
         RS.parse_action(raw)
@@ -457,8 +521,9 @@ def test_dump_load_refuses_a_corrupt_state():
 
 
 def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
-    state, events = play(start([[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]]]), (0, put([5, 5])),
-                         (1, PASS))
+    state, events = play(
+        start([[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]]]), (0, put([5, 5])), (1, PASS)
+    )
     data = RS.dump(state)
     assert "last_events" not in data and "last_events" not in RS.view(state, 0)
     assert RS.load({**data, "last_events": events}) == state  # a table live in Redis

@@ -33,7 +33,8 @@ def test_bots_finish_full_matches(n):
         options = {"rounds": 13 if seed == 0 else 2, "doubles": ("satisfy", "chain")[seed % 2]}
         state = bot_match(seed, n, options, set(range(n)))
         assert [r["engine"] for r in state.rounds_log] == list(
-            range(12, 12 - options["rounds"], -1))
+            range(12, 12 - options["rounds"], -1)
+        )
 
 
 def test_bot_beats_three_random_players():

@@ -52,6 +52,7 @@ def event_types(events):
 
 # --- T-1 players and set -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n,size", [(2, 15), (3, 15), (4, 15), (5, 12), (6, 12), (7, 10), (8, 10)])
 def test_t1_deal_size_by_player_count(n, size):
     state, events = deal_round(RS.parse_options({}, n), n, 11, 1, [0] * n, ())
@@ -68,13 +69,19 @@ def test_t1_two_to_eight_players(n):
 
 
 def test_options_are_validated():
-    for bad in ({"rounds": 0}, {"rounds": 14}, {"doubles": "any"}, {"first_turn_multi": 1},
-                {"colour": "red"}):
+    for bad in (
+        {"rounds": 0},
+        {"rounds": 14},
+        {"doubles": "any"},
+        {"first_turn_multi": 1},
+        {"colour": "red"},
+    ):
         with pytest.raises(BadOptions):
             RS.new_state(bad, 4, 1)
 
 
 # --- T-3 engine ----------------------------------------------------------------------------
+
 
 def test_t3_engine_placed_by_its_holder_and_next_player_starts():
     state, events = dealt([[[0, 1]], [[2, 3], [12, 12]], [[4, 5]]])
@@ -98,18 +105,22 @@ def test_t3_engine_drawn_for_when_nobody_holds_it():
 
 def test_t3_draw_for_engine_starts_at_round_minus_one():
     opts = RS.parse_options({}, 3)
-    state, events = deal_round(opts, 3, 7, 2, [0, 0, 0], (),
-                               hands=[[[0, 1]], [[2, 3]], [[4, 5]]], stock=[[6, 7], [11, 11]])
+    state, events = deal_round(
+        opts, 3, 7, 2, [0, 0, 0], (), hands=[[[0, 1]], [[2, 3]], [[4, 5]]], stock=[[6, 7], [11, 11]]
+    )
     assert [e["seat"] for e in events if e["type"] == "drew"] == [1, 2]
     assert state.engine_by == 2 and state.turn == 0 and state.engine == 11
 
 
 # --- T-4 .. T-6 trains and markers -----------------------------------------------------------
 
+
 def marker_game():
-    hands = [[[12, 12], [12, 0], [0, 7], [3, 3]],
-             [[1, 2], [2, 4], [4, 11]],
-             [[12, 2], [12, 6], [6, 10], [10, 11], [3, 8]]]
+    hands = [
+        [[12, 12], [12, 0], [0, 7], [3, 3]],
+        [[1, 2], [2, 4], [4, 11]],
+        [[12, 2], [12, 6], [6, 10], [10, 11], [3, 8]],
+    ]
     return new(hands, stock=[[4, 5], [1, 12], [5, 9]])
 
 
@@ -167,15 +178,25 @@ def test_t5_marker_removed_only_by_its_owner_on_their_own_train():
 def after_marker_play():
     """The marker game after seat 2 started seat 1's marked train; seat 0 to act."""
     state = marker_game()
-    for raw in (DRAW, PASS, play([6, 12], 2), play([6, 10], 2), play([10, 11], 2),
-                play([0, 12], 0), play([0, 7], 0), DRAW, play([1, 12], "mexican"),
-                play([2, 12], 1)):
+    for raw in (
+        DRAW,
+        PASS,
+        play([6, 12], 2),
+        play([6, 10], 2),
+        play([10, 11], 2),
+        play([0, 12], 0),
+        play([0, 7], 0),
+        DRAW,
+        play([1, 12], "mexican"),
+        play([2, 12], 1),
+    ):
         state, _ = act(state, raw)
     assert state.turn == 0
     return state
 
 
 # --- T-7 first turn --------------------------------------------------------------------------
+
 
 def test_t7_first_turn_run_on_own_train_only():
     state = new([[[12, 12], [0, 1]], [[12, 3], [3, 4], [4, 4], [4, 9], [12, 5], [1, 2]]])
@@ -233,8 +254,13 @@ def test_t7_cannot_start_and_drawn_tile_misses_puts_the_marker_by_the_slot():
     assert "drew [9, 9]" in refused(state, DRAW)
     state, events = act(state, PASS)
     assert state.markers == (False, True) and state.trains[1] == ()
-    assert RS.view(state, 0)["trains"][1] == {"seat": 1, "tiles": [], "open_end": 12,
-                                              "marker": True, "started": False}
+    assert RS.view(state, 0)["trains"][1] == {
+        "seat": 1,
+        "tiles": [],
+        "open_end": 12,
+        "marker": True,
+        "started": False,
+    }
 
 
 def test_t7_option_single_tile_first_turn_is_an_ordinary_turn():
@@ -246,10 +272,12 @@ def test_t7_option_single_tile_first_turn_is_an_ordinary_turn():
 
 # --- T-8 ordinary turn -------------------------------------------------------------------------
 
+
 def ordinary_game(stock):
     """Two players after both first turns: seat 1 to act, trains end 3 (seat 1), 0 (seat 0)."""
-    state = new([[[12, 12], [12, 0], [7, 8], [8, 9]], [[12, 3], [5, 6], [6, 6], [10, 11]]],
-                stock=stock)
+    state = new(
+        [[[12, 12], [12, 0], [7, 8], [8, 9]], [[12, 3], [5, 6], [6, 6], [10, 11]]], stock=stock
+    )
     state, _ = act(state, play([3, 12], 1))
     state, _ = act(state, play([0, 12], 0))
     assert state.turn == 1
@@ -288,9 +316,13 @@ def test_t8_one_tile_per_ordinary_turn():
 
 # --- T-9 doubles -------------------------------------------------------------------------------
 
+
 def test_t9_double_gives_an_extra_play_that_must_cover_it():
-    state = new([[[12, 12], [0, 1]], [[12, 5], [5, 5], [5, 6], [4, 12], [1, 2]]],
-                stock=[[0, 2]], first_turn_multi=False)
+    state = new(
+        [[[12, 12], [0, 1]], [[12, 5], [5, 5], [5, 6], [4, 12], [1, 2]]],
+        stock=[[0, 2]],
+        first_turn_multi=False,
+    )
     state, _ = act(state, play([5, 12], 1))
     state, _ = act(state, DRAW)
     state, _ = act(state, PASS)
@@ -304,9 +336,11 @@ def test_t9_double_gives_an_extra_play_that_must_cover_it():
 
 
 def test_t9_satisfy_closes_every_other_train_for_the_next_players_and_draws_to_cover():
-    hands = [[[12, 12], [1, 1], [2, 3]],
-             [[12, 5], [5, 5], [6, 7], [0, 0]],
-             [[12, 8], [8, 9], [4, 4]]]
+    hands = [
+        [[12, 12], [1, 1], [2, 3]],
+        [[12, 5], [5, 5], [6, 7], [0, 0]],
+        [[12, 8], [8, 9], [4, 4]],
+    ]
     state = new(hands, stock=[[0, 1], [6, 6], [2, 2], [5, 9]], first_turn_multi=False)
     state, _ = act(state, play([5, 12], 1))
     state, _ = act(state, play([8, 12], "mexican"))
@@ -347,8 +381,7 @@ def test_t9_first_turn_run_ending_on_a_double_is_covered_by_the_next_player():
 
 
 def test_t9_chain_two_doubles_covered_in_the_order_played():
-    hands = [[[12, 12], [12, 7], [4, 5], [7, 8], [0, 1]],
-             [[12, 4], [4, 4], [7, 7], [2, 3]]]
+    hands = [[[12, 12], [12, 7], [4, 5], [7, 8], [0, 1]], [[12, 4], [4, 4], [7, 7], [2, 3]]]
     state = new(hands, stock=[[9, 10], [10, 11]], first_turn_multi=False, doubles="chain")
     state, _ = act(state, play([4, 12], 1))
     state, _ = act(state, play([7, 12], "mexican"))
@@ -365,8 +398,7 @@ def test_t9_chain_two_doubles_covered_in_the_order_played():
     assert legal(state) == [play([4, 5], 1)]
     assert "double on train 1" in refused(state, play([7, 8], "mexican"))
     state, _ = act(state, play([4, 5], 1))
-    assert state.turn == 1 and RS.view(state, 1)["must_cover"] == {"train": "mexican",
-                                                                    "number": 7}
+    assert state.turn == 1 and RS.view(state, 1)["must_cover"] == {"train": "mexican", "number": 7}
     state, _ = act(state, DRAW)  # [10|11] does not cover 7
     state, _ = act(state, PASS)
     assert legal(state) == [play([7, 8], "mexican")]
@@ -385,9 +417,11 @@ def test_t9_satisfy_does_not_allow_a_second_double_in_the_extra_play():
 
 # --- T-10 going out ------------------------------------------------------------------------------
 
+
 def test_t10_going_out_on_a_double_ends_the_round_at_once():
-    state = new([[[12, 12], [0, 1], [0, 2]], [[12, 3], [3, 3]]], stock=[[5, 6]],
-                first_turn_multi=False)
+    state = new(
+        [[[12, 12], [0, 1], [0, 2]], [[12, 3], [3, 3]]], stock=[[5, 6]], first_turn_multi=False
+    )
     state, _ = act(state, play([3, 12], 1))
     state, _ = act(state, DRAW)
     state, _ = act(state, PASS)
@@ -402,9 +436,7 @@ def test_t10_going_out_on_a_double_ends_the_round_at_once():
 
 
 def test_t10_first_turn_going_out_lets_the_others_finish_their_first_turn():
-    hands = [[[12, 12], [12, 5], [5, 6], [9, 9]],
-             [[12, 3], [3, 4]],
-             [[12, 8], [1, 1]]]
+    hands = [[[12, 12], [12, 5], [5, 6], [9, 9]], [[12, 3], [3, 4]], [[12, 8], [1, 1]]]
     state = new(hands)
     state, _ = act(state, play([3, 12], 1))
     state, events = act(state, play([3, 4], 1))  # out, on the first turn
@@ -436,6 +468,7 @@ def test_t10_t12_eight_players_all_out_on_their_first_turn_share_the_win():
 
 # --- T-11 blocked round, T-12 scoring -----------------------------------------------------------
 
+
 def blocked_deal():
     """Every tile dealt (empty boneyard); the trains can be built to end in 12 everywhere."""
     own0 = [[0, 12], [0, 1], [1, 12], [2, 12], [2, 3], [3, 12]]
@@ -443,8 +476,10 @@ def blocked_deal():
     mex1, mex0 = [[8, 12], [9, 12], [10, 11]], [[8, 9], [10, 12], [11, 12]]
     used = {T.tile(*t) for t in own0 + own1 + mex0 + mex1} | {(12, 12)}
     rest = [t for t in T.DOUBLE_TWELVE if t not in used]
-    hands = [[[12, 12], *own0, *mex0, *map(list, rest[0::2])],
-             [*own1, *mex1, *map(list, rest[1::2])]]
+    hands = [
+        [[12, 12], *own0, *mex0, *map(list, rest[0::2])],
+        [*own1, *mex1, *map(list, rest[1::2])],
+    ]
     return hands, rest
 
 
@@ -481,22 +516,39 @@ def test_t11_blocked_round_with_an_empty_boneyard():
 
 def test_t11_a_new_marker_opens_a_train_so_the_round_goes_on():
     """Three passes in a row, but the last two markers opened trains seat 0 can play on."""
-    plain = [t for t in T.DOUBLE_TWELVE if 5 not in t and 12 not in t
-             and t not in {(1, 2), (3, 4), (6, 7), (8, 9), (10, 11)}]
+    plain = [
+        t
+        for t in T.DOUBLE_TWELVE
+        if 5 not in t and 12 not in t and t not in {(1, 2), (3, 4), (6, 7), (8, 9), (10, 11)}
+    ]
     fives = [[a, 5] for a in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)]
-    hands = [[[1, 12], [1, 2], [3, 12], [6, 12], [8, 12], [10, 12], *fives,
-              *map(list, plain[0::3])],
-             [[5, 12], [2, 12], [3, 4], [6, 7], [8, 9], [10, 11], *map(list, plain[1::3])],
-             [[12, 12], [0, 12], [0, 5], [4, 12], [7, 12], [9, 12], [11, 12],
-              *map(list, plain[2::3])]]
+    hands = [
+        [[1, 12], [1, 2], [3, 12], [6, 12], [8, 12], [10, 12], *fives, *map(list, plain[0::3])],
+        [[5, 12], [2, 12], [3, 4], [6, 7], [8, 9], [10, 11], *map(list, plain[1::3])],
+        [[12, 12], [0, 12], [0, 5], [4, 12], [7, 12], [9, 12], [11, 12], *map(list, plain[2::3])],
+    ]
     state = new(hands, first_turn_multi=False)
     assert state.boneyard == () and state.turn == 0
-    script = [([1, 12], "mexican"), ([5, 12], 1), ([0, 12], 2),
-              ([1, 2], "mexican"), ([2, 12], "mexican"), ([0, 5], 2),
-              ([3, 12], "mexican"), ([3, 4], "mexican"), ([4, 12], "mexican"),
-              ([6, 12], "mexican"), ([6, 7], "mexican"), ([7, 12], "mexican"),
-              ([8, 12], "mexican"), ([8, 9], "mexican"), ([9, 12], "mexican"),
-              ([10, 12], "mexican"), ([10, 11], "mexican"), ([11, 12], "mexican")]
+    script = [
+        ([1, 12], "mexican"),
+        ([5, 12], 1),
+        ([0, 12], 2),
+        ([1, 2], "mexican"),
+        ([2, 12], "mexican"),
+        ([0, 5], 2),
+        ([3, 12], "mexican"),
+        ([3, 4], "mexican"),
+        ([4, 12], "mexican"),
+        ([6, 12], "mexican"),
+        ([6, 7], "mexican"),
+        ([7, 12], "mexican"),
+        ([8, 12], "mexican"),
+        ([8, 9], "mexican"),
+        ([9, 12], "mexican"),
+        ([10, 12], "mexican"),
+        ([10, 11], "mexican"),
+        ([11, 12], "mexican"),
+    ]
     for tile, where in script:
         state, _ = act(state, play(tile, where))
     for seat in (0, 1, 2):  # seats 1 and 2 end in 5, closed to seat 0 until their markers
@@ -509,9 +561,15 @@ def test_t11_a_new_marker_opens_a_train_so_the_round_goes_on():
 
 # --- T-2, T-13 rounds ----------------------------------------------------------------------------
 
+
 def test_t2_t13_next_round_uses_the_next_engine_and_totals_carry_over():
-    state = RS.new_state({"rounds": 2, "first_turn_multi": False}, 2, 7,
-                         hands=[[[12, 12], [0, 1], [0, 2]], [[12, 3], [3, 3]]], stock=[[5, 6]])
+    state = RS.new_state(
+        {"rounds": 2, "first_turn_multi": False},
+        2,
+        7,
+        hands=[[[12, 12], [0, 1], [0, 2]], [[12, 3], [3, 3]]],
+        stock=[[5, 6]],
+    )
     state, _ = act(state, play([3, 12], 1))
     state, _ = act(state, DRAW)
     state, _ = act(state, PASS)
@@ -533,6 +591,7 @@ def test_t2_t13_next_round_uses_the_next_engine_and_totals_carry_over():
 
 # --- O-2 hidden information, the wire format ----------------------------------------------------
 
+
 def test_o2_views_hide_other_hands_and_the_drawn_tile():
     state = new([[[12, 12], [0, 1]], [[3, 4], [5, 6]]], stock=[[9, 9], [12, 3]])
     state, events = act(state, DRAW)
@@ -548,16 +607,19 @@ def test_o2_views_hide_other_hands_and_the_drawn_tile():
         RS.apply(state, 0, RS.parse_action(PASS))
 
 
-@pytest.mark.parametrize("raw", [
-    {"kind": "play", "tile": [1, 2]},
-    {"kind": "play", "tile": [1, 13], "train": 0},
-    {"kind": "play", "tile": [1, 2], "train": True},
-    {"kind": "play", "tile": [1, 2], "train": 8},
-    {"kind": "play", "tile": [1, 2], "train": "mex"},
-    {"kind": "draw", "tile": [1, 2]},
-    {"kind": "marker"},
-    [1, 2],
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"kind": "play", "tile": [1, 2]},
+        {"kind": "play", "tile": [1, 13], "train": 0},
+        {"kind": "play", "tile": [1, 2], "train": True},
+        {"kind": "play", "tile": [1, 2], "train": 8},
+        {"kind": "play", "tile": [1, 2], "train": "mex"},
+        {"kind": "draw", "tile": [1, 2]},
+        {"kind": "marker"},
+        [1, 2],
+    ],
+)
 def test_malformed_actions_are_refused(raw):
     with pytest.raises(IllegalAction):
         RS.parse_action(raw)
@@ -576,13 +638,36 @@ def test_view_shows_the_whole_table():
     state, _ = act(state, play([3, 12], 1))
     state, _ = act(state, play([3, 3], 1))
     view = RS.view(state, 1)
-    assert {"game", "seat", "to_act", "legal", "over", "round", "rounds", "hub", "hand",
-            "drawn", "trains", "mexican", "must_cover", "uncovered", "boneyard", "hand_counts",
-            "round_scores", "totals", "result"} <= set(view)
+    assert {
+        "game",
+        "seat",
+        "to_act",
+        "legal",
+        "over",
+        "round",
+        "rounds",
+        "hub",
+        "hand",
+        "drawn",
+        "trains",
+        "mexican",
+        "must_cover",
+        "uncovered",
+        "boneyard",
+        "hand_counts",
+        "round_scores",
+        "totals",
+        "result",
+    } <= set(view)
     assert "last_events" not in view  # O-2's history of moves comes from the table's events
     assert view["hub"] == {"tile": [12, 12], "placed_by": 0}
-    assert view["trains"][1] == {"seat": 1, "tiles": [[12, 3], [3, 3]], "open_end": 3,
-                                 "marker": False, "started": True}
+    assert view["trains"][1] == {
+        "seat": 1,
+        "tiles": [[12, 3], [3, 3]],
+        "open_end": 3,
+        "marker": False,
+        "started": True,
+    }
     assert view["mexican"] == {"tiles": [], "open_end": 12, "beside_hub": False}
     assert view["must_cover"] == {"train": 1, "number": 3}
     assert view["to_act"] == 1 and view["legal"] == [DRAW]

@@ -62,16 +62,29 @@ def test_bot_passes_a_weak_hand_and_does_not_outbid_its_partner_lightly():
 
 
 def test_bot_plays_low_when_its_partner_is_winning():
-    state = act(RS.new_state({}, 4, 0, hands=SIXES), (0, {"kind": "bid", "value": 4}),
-                (1, PASS), (2, PASS), (3, PASS), (0, {"kind": "trump", "suit": 6}),
-                (0, {"kind": "play", "tile": [6, 6]}), (1, {"kind": "play", "tile": [0, 5]}))
+    state = act(
+        RS.new_state({}, 4, 0, hands=SIXES),
+        (0, {"kind": "bid", "value": 4}),
+        (1, PASS),
+        (2, PASS),
+        (3, PASS),
+        (0, {"kind": "trump", "suit": 6}),
+        (0, {"kind": "play", "tile": [6, 6]}),
+        (1, {"kind": "play", "tile": [0, 5]}),
+    )
     assert bot(state) == {"kind": "play", "tile": [0, 4]}  # the partner's [6|6] cannot lose
 
 
 def test_bot_wins_the_trick_when_it_can():
-    state = act(RS.new_state({}, 4, 0, hands=SIXES), (0, {"kind": "bid", "value": 4}),
-                (1, PASS), (2, PASS), (3, PASS), (0, {"kind": "trump", "suit": 5}),
-                (0, {"kind": "play", "tile": [1, 6]}))
+    state = act(
+        RS.new_state({}, 4, 0, hands=SIXES),
+        (0, {"kind": "bid", "value": 4}),
+        (1, PASS),
+        (2, PASS),
+        (3, PASS),
+        (0, {"kind": "trump", "suit": 5}),
+        (0, {"kind": "play", "tile": [1, 6]}),
+    )
     pick = bot(state)  # seat 1 has no 6: it trumps, and with the top trump, a sure winner
     assert pick == {"kind": "play", "tile": [5, 5]}
     state = act(state, (1, pick), (2, {"kind": "play", "tile": [3, 4]}))
@@ -84,13 +97,18 @@ def test_bot_discards_its_weakest_tile_three_handed():
         [[4, 5], [3, 5], [2, 5], [1, 5], [4, 4], [3, 4], [2, 4]],
         [[1, 4], [3, 3], [2, 3], [1, 3], [2, 2], [1, 2], [1, 1]],
     ]
-    state = act(RS.new_state({"players": 3}, 3, 0, hands=three),
-                (0, {"kind": "bid", "value": 4}), (1, PASS), (2, PASS),
-                (0, {"kind": "trump", "suit": 6}))
+    state = act(
+        RS.new_state({"players": 3}, 3, 0, hands=three),
+        (0, {"kind": "bid", "value": 4}),
+        (1, PASS),
+        (2, PASS),
+        (0, {"kind": "trump", "suit": 6}),
+    )
     assert bot(state) == {"kind": "discard", "tile": [0, 0]}
 
 
 # --- a missing bot fails loudly (O-3: the server plays for a timed-out seat with its bot) --------
+
 
 def test_every_game_has_its_bot():
     assert set(bots.BOTS) == set(GAMES)
@@ -104,9 +122,10 @@ def test_a_game_without_a_bot_raises_instead_of_playing_randomly():
 
 def test_a_missing_bot_module_fails_the_import_of_the_bots():
     # a fresh interpreter where app/games/bots/moon.py cannot be imported
-    code = ("import sys; sys.modules['app.games.bots.moon'] = None\n"
-            "try:\n    import app.games.bots\n"
-            "except ImportError as err:\n    print('raised', err.name)\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys; sys.modules['app.games.bots.moon'] = None\n"
+        "try:\n    import app.games.bots\n"
+        "except ImportError as err:\n    print('raised', err.name)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "raised app.games.bots.moon", run.stderr

@@ -34,8 +34,9 @@ def test_bot_team_beats_random_players():
 
 def test_bot_alone_beats_two_random_players():
     """Three players: measured 98.4% over 1,000 matches."""
-    wins = sum(RS.outcome(bot_match(seed, 3, {seed % 3})).winners == (seed % 3,)
-               for seed in range(150))
+    wins = sum(
+        RS.outcome(bot_match(seed, 3, {seed % 3})).winners == (seed % 3,) for seed in range(150)
+    )
     assert wins >= 135, wins
 
 

@@ -74,6 +74,7 @@ def play_lowest(state):
 
 # --- M-1, M-2 players and deal ------------------------------------------------------------------
 
+
 def test_m2_four_players_get_seven_tiles_each_all_28_dealt():
     for seed in range(20):
         state = RS.new_state({}, 4, seed)
@@ -107,6 +108,7 @@ def test_m1_partners_sit_opposite_and_share_tricks_and_score():
 
 
 # --- M-4 bidding --------------------------------------------------------------------------------
+
 
 def test_m4_first_bidder_is_random_over_seeds():
     firsts = Counter(RS.to_act(RS.new_state({}, 4, s)) for s in range(2000))
@@ -147,8 +149,12 @@ def test_m4_one_turn_each_and_the_highest_bidder_wins():
     assert RS.to_act(state) == 3 and state.phase.value == "trump"  # nobody bids twice
     assert [a["kind"] for a in legal(state, 3)] == ["trump"] * 9
     view = RS.view(state, 0)
-    assert view["bids"] == [{"seat": 0, "value": 4}, {"seat": 1, "value": 5},
-                            {"seat": 2, "value": None}, {"seat": 3, "value": 6}]
+    assert view["bids"] == [
+        {"seat": 0, "value": 4},
+        {"seat": 1, "value": 5},
+        {"seat": 2, "value": None},
+        {"seat": 3, "value": 6},
+    ]
     assert view["high_bid"] == {"seat": 3, "value": 6} and view["contract"] == 6
 
 
@@ -158,6 +164,7 @@ def test_m4_last_seat_may_win_with_the_only_bid():
 
 
 # --- M-5 all pass -------------------------------------------------------------------------------
+
 
 def test_m5_all_pass_redeals_moves_the_first_bidder_and_scores_nothing():
     state, events = act(start(), (0, PASS), (1, PASS), (2, PASS), (3, PASS))
@@ -171,6 +178,7 @@ def test_m5_all_pass_redeals_moves_the_first_bidder_and_scores_nothing():
 
 
 # --- M-6, M-7 trump and leading -----------------------------------------------------------------
+
 
 def test_m6_bid_winner_names_any_of_nine_trumps():
     state, _ = act(start(), (0, bid(4)), (1, PASS), (2, PASS), (3, PASS))
@@ -205,9 +213,17 @@ def test_m7_option_first_lead_trump():
 
 # --- M-12, O-2 hidden information ---------------------------------------------------------------
 
+
 def test_m12_each_seat_sees_only_its_own_hand_and_the_played_tiles():
-    state, _ = act(start(), (0, bid(4)), (1, PASS), (2, PASS), (3, PASS), (0, trump(6)),
-                   (0, {"kind": "play", "tile": [0, 6]}))
+    state, _ = act(
+        start(),
+        (0, bid(4)),
+        (1, PASS),
+        (2, PASS),
+        (3, PASS),
+        (0, trump(6)),
+        (0, {"kind": "play", "tile": [0, 6]}),
+    )
     for seat in range(4):
         view = RS.view(state, seat)
         seen = set(tiles_in(view))
@@ -221,18 +237,22 @@ def test_m12_each_seat_sees_only_its_own_hand_and_the_played_tiles():
 
 def test_m12_completed_tricks_stay_public_for_the_round():
     state, _ = act(start(), (0, bid(4)), (1, PASS), (2, PASS), (3, PASS), (0, trump(6)))
-    state, _ = act(state, (0, {"kind": "play", "tile": [6, 6]}),
-                   (1, {"kind": "play", "tile": [0, 5]}), (2, {"kind": "play", "tile": [1, 3]}),
-                   (3, {"kind": "play", "tile": [0, 0]}))
+    state, _ = act(
+        state,
+        (0, {"kind": "play", "tile": [6, 6]}),
+        (1, {"kind": "play", "tile": [0, 5]}),
+        (2, {"kind": "play", "tile": [1, 3]}),
+        (3, {"kind": "play", "tile": [0, 0]}),
+    )
     view = RS.view(state, 1)
-    assert view["tricks"] == [{"leader": 0, "tiles": [[6, 6], [0, 5], [1, 3], [0, 0]],
-                               "winner": 0}]
+    assert view["tricks"] == [{"leader": 0, "tiles": [[6, 6], [0, 5], [1, 3], [0, 0]], "winner": 0}]
     assert view["last_trick"] == view["tricks"][-1]
     assert view["tricks_won"] == [1, 0] and view["tricks_by_seat"] == [1, 0, 0, 0]
     assert view["trick"] == [] and view["leader"] == 0
 
 
 # --- M-13 three-handed --------------------------------------------------------------------------
+
 
 def test_m13_22_tiles_no_blanks_but_0_0_and_a_one_tile_widow():
     state = RS.new_state({"players": 3}, 3, 4)
@@ -265,8 +285,14 @@ def test_m13_bid_winner_takes_the_widow_after_trump_and_discards_face_down():
 
 
 def test_m13_individual_scores_each_player_alone():
-    state, _ = act(start(THREE), (0, PASS), (1, bid(5)), (2, PASS), (1, trump(4)),
-                   (1, {"kind": "discard", "tile": [0, 0]}))
+    state, _ = act(
+        start(THREE),
+        (0, PASS),
+        (1, bid(5)),
+        (2, PASS),
+        (1, trump(4)),
+        (1, {"kind": "discard", "tile": [0, 0]}),
+    )
     state, events = play_lowest(state)
     over = next(e for e in events if e["type"] == "round_over")
     assert len(over["tricks"]) == 3 and sum(over["tricks"]) == 7 and over["side"] == 1
@@ -276,15 +302,24 @@ def test_m13_individual_scores_each_player_alone():
     assert len(RS.all_tiles(state)) == 22 and RS.to_act(state) == 1  # next round, next bidder
 
 
-@pytest.mark.parametrize("before, after, winners", [
-    ((20, 15, 20), (27, 15, 20), (0,)),  # seat 0 takes all seven tricks (trump 6)
-    ((14, 22, 5), (21, 22, 5), (1,)),  # two over 21: the higher wins
-    ((15, 22, 5), (22, 22, 5), None),  # tied leaders over 21: another round
-])
+@pytest.mark.parametrize(
+    "before, after, winners",
+    [
+        ((20, 15, 20), (27, 15, 20), (0,)),  # seat 0 takes all seven tricks (trump 6)
+        ((14, 22, 5), (21, 22, 5), (1,)),  # two over 21: the higher wins
+        ((15, 22, 5), (22, 22, 5), None),  # tied leaders over 21: another round
+    ],
+)
 def test_m13_m11_three_player_match_end_each_player_alone(before, after, winners):
     state = dataclasses.replace(start(THREE), scores=before)
-    state, _ = act(state, (0, bid(4)), (1, PASS), (2, PASS), (0, trump(6)),
-                   (0, {"kind": "discard", "tile": [0, 0]}))
+    state, _ = act(
+        state,
+        (0, bid(4)),
+        (1, PASS),
+        (2, PASS),
+        (0, trump(6)),
+        (0, {"kind": "discard", "tile": [0, 0]}),
+    )
     state, _ = play_lowest(state)
     assert state.scores == after
     outcome = RS.outcome(state)
@@ -296,25 +331,45 @@ def test_m13_m11_three_player_match_end_each_player_alone(before, after, winners
 
 # --- options and the wire format ----------------------------------------------------------------
 
+
 def test_options_players_must_match_the_seats():
     assert RS.parse_options({}, 4)["players"] == 4
     assert RS.parse_options({}, 3)["players"] == 3
     assert RS.parse_options({}, 4)["first_lead_trump"] is False
-    for options, seats in [({"players": 3}, 4), ({"players": 4}, 3), ({}, 2), ({}, 5),
-                           ({"players": "4"}, 4), ({"first_lead_trump": 1}, 4),
-                           ({"target": 31}, 4)]:
+    for options, seats in [
+        ({"players": 3}, 4),
+        ({"players": 4}, 3),
+        ({}, 2),
+        ({}, 5),
+        ({"players": "4"}, 4),
+        ({"first_lead_trump": 1}, 4),
+        ({"target": 31}, 4),
+    ]:
         with pytest.raises(BadOptions):
             RS.new_state(options, seats, 1)
 
 
-@pytest.mark.parametrize("raw", [
-    {"kind": "bid", "value": 3}, {"kind": "bid", "value": 8}, {"kind": "bid", "value": "5"},
-    {"kind": "bid"}, {"kind": "pass", "value": 4}, {"kind": "trump", "suit": 7},
-    {"kind": "trump", "suit": True}, {"kind": "trump", "suit": "sixes"},
-    {"kind": "trump", "suit": 3.0}, {"kind": "trump", "suit": [3]}, {"kind": "bid", "value": 5.0},
-    {"kind": "play", "tile": [3, 7]}, {"kind": "play", "tile": [3]},
-    {"kind": "discard", "tile": "3-5"}, {"kind": "draw"}, ["play"],
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"kind": "bid", "value": 3},
+        {"kind": "bid", "value": 8},
+        {"kind": "bid", "value": "5"},
+        {"kind": "bid"},
+        {"kind": "pass", "value": 4},
+        {"kind": "trump", "suit": 7},
+        {"kind": "trump", "suit": True},
+        {"kind": "trump", "suit": "sixes"},
+        {"kind": "trump", "suit": 3.0},
+        {"kind": "trump", "suit": [3]},
+        {"kind": "bid", "value": 5.0},
+        {"kind": "play", "tile": [3, 7]},
+        {"kind": "play", "tile": [3]},
+        {"kind": "discard", "tile": "3-5"},
+        {"kind": "draw"},
+        ["play"],
+    ],
+)
 def test_malformed_actions_are_refused(raw):
     with pytest.raises(IllegalAction):
         RS.parse_action(raw)
@@ -335,7 +390,13 @@ def test_actions_in_the_wrong_phase_are_refused_with_the_phase():
 
 
 def test_actions_round_trip_through_json():
-    for raw in [PASS, bid(21), trump(0), trump("none"), {"kind": "play", "tile": [2, 5]},
-                {"kind": "discard", "tile": [0, 0]}]:
+    for raw in [
+        PASS,
+        bid(21),
+        trump(0),
+        trump("none"),
+        {"kind": "play", "tile": [2, 5]},
+        {"kind": "discard", "tile": [0, 0]},
+    ]:
         assert RS.parse_action(raw).to_json() == raw
     assert RS.parse_action({"kind": "play", "tile": [5, 2]}).to_json()["tile"] == [2, 5]

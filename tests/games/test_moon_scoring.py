@@ -21,16 +21,20 @@ SIXES = [
 
 # --- pure scoring -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("scores, side, bid, tricks, new, made", [
-    ((0, 0), 0, 4, (5, 2), (5, 2), True),  # made: the tricks won, not the bid
-    ((3, 8), 1, 5, (2, 5), (5, 13), True),
-    ((0, 0), 0, 7, (7, 0), (7, 0), True),
-    ((0, 0), 0, 5, (4, 3), (-5, 3), False),  # failed: minus the bid, may go negative
-    ((-5, 3), 1, 6, (2, 5), (-3, -3), False),
-    ((10, 10), 0, 21, (6, 1), (-11, 11), False),  # failed 21 loses 21
-    ((2, 4, 6), 1, 4, (2, 3, 2), (4, 0, 8), False),  # three players: each alone
-    ((2, 4, 6), 2, 4, (1, 2, 4), (3, 6, 10), True),
-])
+
+@pytest.mark.parametrize(
+    "scores, side, bid, tricks, new, made",
+    [
+        ((0, 0), 0, 4, (5, 2), (5, 2), True),  # made: the tricks won, not the bid
+        ((3, 8), 1, 5, (2, 5), (5, 13), True),
+        ((0, 0), 0, 7, (7, 0), (7, 0), True),
+        ((0, 0), 0, 5, (4, 3), (-5, 3), False),  # failed: minus the bid, may go negative
+        ((-5, 3), 1, 6, (2, 5), (-3, -3), False),
+        ((10, 10), 0, 21, (6, 1), (-11, 11), False),  # failed 21 loses 21
+        ((2, 4, 6), 1, 4, (2, 3, 2), (4, 0, 8), False),  # three players: each alone
+        ((2, 4, 6), 2, 4, (1, 2, 4), (3, 6, 10), True),
+    ],
+)
 def test_m10_scoring_table(scores, side, bid, tricks, new, made):
     result = S.score_round(scores, side, bid, tricks)
     assert result.scores == new and result.made is made and not result.moon
@@ -47,23 +51,27 @@ def test_m10_a_round_has_seven_tricks():
         S.score_round((0, 0), 0, 4, (4, 2))
 
 
-@pytest.mark.parametrize("scores, winner", [
-    ((20, 5), None),
-    ((21, 5), 0),  # exactly one at 21 or more wins
-    ((-4, 23), 1),
-    ((25, 22), 0),  # both over: the higher
-    ((22, 24), 1),
-    ((21, 21), None),  # tied over 21: play on
-    ((30, 30), None),
-    ((22, 22, 5), None),  # three players: tied leaders play on
-    ((22, 23, 5), 1),
-    ((20, 20, 20), None),
-])
+@pytest.mark.parametrize(
+    "scores, winner",
+    [
+        ((20, 5), None),
+        ((21, 5), 0),  # exactly one at 21 or more wins
+        ((-4, 23), 1),
+        ((25, 22), 0),  # both over: the higher
+        ((22, 24), 1),
+        ((21, 21), None),  # tied over 21: play on
+        ((30, 30), None),
+        ((22, 22, 5), None),  # three players: tied leaders play on
+        ((22, 23, 5), 1),
+        ((20, 20, 20), None),
+    ],
+)
 def test_m11_end_of_match(scores, winner):
     assert S.match_winner(scores) == winner
 
 
 # --- through the engine -------------------------------------------------------------------------
+
 
 def bid_round(hands, bids, trump, scores=None):
     """Bidding from seat 0 (seed 0) with the given bid per seat (None: pass), then trump."""

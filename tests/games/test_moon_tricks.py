@@ -33,9 +33,13 @@ def contract(hands, trump, **options):
     """Seat 0 (the first bidder with seed 0) bids 4, the others pass, seat 0 names trump."""
     state = RS.new_state(options, 4, 0, hands=hands)
     assert RS.to_act(state) == 0
-    for seat, action in [(0, {"kind": "bid", "value": 4}), (1, {"kind": "pass"}),
-                         (2, {"kind": "pass"}), (3, {"kind": "pass"}),
-                         (0, {"kind": "trump", "suit": trump})]:
+    for seat, action in [
+        (0, {"kind": "bid", "value": 4}),
+        (1, {"kind": "pass"}),
+        (2, {"kind": "pass"}),
+        (3, {"kind": "pass"}),
+        (0, {"kind": "trump", "suit": trump}),
+    ]:
         state = RS.apply(state, seat, RS.parse_action(action)).state
     return state
 
@@ -58,6 +62,7 @@ def trick_winner(events):
 
 
 # --- pure functions: suits (M-3, M-6) -----------------------------------------------------------
+
 
 def test_m3_no_trump_a_double_has_one_suit_a_non_double_two():
     assert K.suits_of((4, 4), "none") == {4}
@@ -106,6 +111,7 @@ def test_m6_every_tile_belongs_to_one_or_two_suits_and_trumps_to_one(trump):
 
 # --- pure functions: the suit led and who may follow (M-8) --------------------------------------
 
+
 def test_m8_non_trump_lead_asks_for_its_higher_number():
     assert K.led_suit((2, 5), "none") == 5
     assert K.led_suit((2, 5), 3) == 5
@@ -138,20 +144,24 @@ def test_m8_trump_led_must_be_followed_with_a_trump():
 
 # --- pure functions: trick winners (M-9) --------------------------------------------------------
 
-@pytest.mark.parametrize("trump, played, winner", [
-    (6, [(4, 4), (4, 5), (3, 4), (2, 4)], 0),  # a double led is the top of its suit
-    (6, [(4, 5), (5, 5), (0, 6), (5, 6)], 3),  # highest trump wins
-    (6, [(4, 5), (5, 5), (0, 6), (1, 2)], 2),  # a low trump beats the suit
-    (6, [(0, 5), (2, 5), (4, 4), (1, 5)], 1),  # a tile off suit never wins, however high
-    (3, [(3, 3), (0, 3), (3, 6), (5, 5)], 0),  # [v|v] is the highest trump
-    (3, [(1, 3), (0, 3), (3, 6), (5, 5)], 2),
-    ("doubles", [(4, 5), (5, 5), (2, 5), (0, 0)], 1),  # [5|5] trumps; beats [0|0]
-    ("doubles", [(4, 5), (1, 5), (5, 6), (3, 4)], 2),  # no trump: highest of suit 5
-    ("doubles", [(2, 2), (6, 6), (1, 1), (3, 4)], 1),
-    ("none", [(2, 5), (5, 5), (5, 6), (0, 0)], 1),  # the double tops suit 5
-    ("none", [(2, 5), (1, 5), (5, 6), (2, 6)], 2),  # [2|6] has no 5: it does not follow
-    ("none", [(3, 4), (4, 6), (0, 4), (3, 3)], 1),  # suit 4, not 3
-])
+
+@pytest.mark.parametrize(
+    "trump, played, winner",
+    [
+        (6, [(4, 4), (4, 5), (3, 4), (2, 4)], 0),  # a double led is the top of its suit
+        (6, [(4, 5), (5, 5), (0, 6), (5, 6)], 3),  # highest trump wins
+        (6, [(4, 5), (5, 5), (0, 6), (1, 2)], 2),  # a low trump beats the suit
+        (6, [(0, 5), (2, 5), (4, 4), (1, 5)], 1),  # a tile off suit never wins, however high
+        (3, [(3, 3), (0, 3), (3, 6), (5, 5)], 0),  # [v|v] is the highest trump
+        (3, [(1, 3), (0, 3), (3, 6), (5, 5)], 2),
+        ("doubles", [(4, 5), (5, 5), (2, 5), (0, 0)], 1),  # [5|5] trumps; beats [0|0]
+        ("doubles", [(4, 5), (1, 5), (5, 6), (3, 4)], 2),  # no trump: highest of suit 5
+        ("doubles", [(2, 2), (6, 6), (1, 1), (3, 4)], 1),
+        ("none", [(2, 5), (5, 5), (5, 6), (0, 0)], 1),  # the double tops suit 5
+        ("none", [(2, 5), (1, 5), (5, 6), (2, 6)], 2),  # [2|6] has no 5: it does not follow
+        ("none", [(3, 4), (4, 6), (0, 4), (3, 3)], 1),  # suit 4, not 3
+    ],
+)
 def test_m9_highest_trump_else_highest_of_the_suit_led(trump, played, winner):
     assert K.winning_index(played, trump) == winner
 
@@ -174,6 +184,7 @@ def test_m9_trick_winner_is_exactly_the_strongest_tile_for_every_trump():
 
 
 # --- the engine enforces them on exact deals ----------------------------------------------------
+
 
 def test_m8_engine_number_trump_double_led_leads_its_own_suit_and_wins():
     state = contract(DOUBLES_HAND, 6)

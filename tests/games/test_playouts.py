@@ -76,8 +76,11 @@ class GapleSweep(Sweep):
     check_every = 5
 
     def options(self, seed):
-        return {"stake": 5, "field": "bet" if seed % 2 else "normal",
-                "stacks": [5 + (seed * 7 + s * 13) % 200 for s in range(self.n)]}
+        return {
+            "stake": 5,
+            "field": "bet" if seed % 2 else "normal",
+            "stacks": [5 + (seed * 7 + s * 13) % 200 for s in range(self.n)],
+        }
 
     def final(self, state, options):
         assert sum(state.stacks) == sum(options["stacks"]), "chips not conserved"
@@ -199,8 +202,11 @@ class MexicanTrainSweep(Sweep):
         self.check_every = 10 + 2 * n  # views grow with the players
 
     def options(self, seed):
-        return {"rounds": 1 + seed % 3, "doubles": ("satisfy", "chain")[seed % 2],
-                "first_turn_multi": seed % 5 != 0}
+        return {
+            "rounds": 1 + seed % 3,
+            "doubles": ("satisfy", "chain")[seed % 2],
+            "first_turn_multi": seed % 5 != 0,
+        }
 
     def step(self, state, legal, action, step):
         check_old_round_events(step, action)
@@ -215,17 +221,25 @@ class MexicanTrainSweep(Sweep):
         assert [r["round"] for r in log_rounds] == list(range(1, options["rounds"] + 1))
         assert [r["engine"] for r in log_rounds] == [12 - i for i in range(options["rounds"])]
         assert list(outcome.scores) == [sum(r["scores"][s] for r in log_rounds) for s in range(n)]
-        assert set(outcome.winners) == {s for s in range(n)
-                                        if outcome.scores[s] == min(outcome.scores)}
+        assert set(outcome.winners) == {
+            s for s in range(n) if outcome.scores[s] == min(outcome.scores)
+        }
         for r in log_rounds:
             assert all(r["scores"][s] == 0 for s in r["out"])
             assert (r["ending"] == "out") == bool(r["out"])
 
 
-SWEEPS: dict[str, type[Sweep]] = {"gaple": GapleSweep, "moon": MoonSweep, "cross": CrossSweep,
-                                  "mexican_train": MexicanTrainSweep}
-CASES = [(game, n) for game in available()
-         for n in range(get_ruleset(game).min_seats, get_ruleset(game).max_seats + 1)]
+SWEEPS: dict[str, type[Sweep]] = {
+    "gaple": GapleSweep,
+    "moon": MoonSweep,
+    "cross": CrossSweep,
+    "mexican_train": MexicanTrainSweep,
+}
+CASES = [
+    (game, n)
+    for game in available()
+    for n in range(get_ruleset(game).min_seats, get_ruleset(game).max_seats + 1)
+]
 
 
 def sweep(game: str, n: int, seeds: range, sparse: int | None = None) -> None:
@@ -277,8 +291,10 @@ MOON_CHUNK = 250  # matches per test, so that parallel workers can share the swe
 
 @pytest.mark.slow
 @pytest.mark.skipif(not MOON_MATCHES, reason="set MOON_PLAYOUT_MATCHES to sweep whole matches")
-@pytest.mark.parametrize(("n", "first"), [(n, first) for n in (4, 3)
-                                          for first in range(0, MOON_MATCHES, MOON_CHUNK) or [0]])
+@pytest.mark.parametrize(
+    ("n", "first"),
+    [(n, first) for n in (4, 3) for first in range(0, MOON_MATCHES, MOON_CHUNK) or [0]],
+)
 def test_whole_random_moon_matches(n, first):
     """The matches after the budget, up to MOON_PLAYOUT_MATCHES."""
     budget = MoonSweep(get_ruleset("moon"), n).budget  # those seeds are the other tests'
@@ -288,10 +304,16 @@ def test_whole_random_moon_matches(n, first):
 PAIRS = st.lists(st.integers(-1, 13), min_size=2, max_size=2)  # tiles, scores, counts...
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 14) | st.text('[],:"tile0123', max_size=8) | PAIRS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["tile", "tiles", "hand", "scores"]) | st.text("tiles", max_size=4),
-        inner, max_size=4),
-    max_leaves=24)
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["tile", "tiles", "hand", "scores"]) | st.text("tiles", max_size=4),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=24,
+)
 
 
 @settings(database=None)
@@ -331,8 +353,9 @@ class _Broken:
         return self.rs.apply(state, seat, action)
 
 
-@pytest.mark.parametrize(("fault", "message"), [("leak", "hidden tiles"),
-                                                ("accepts anything", "not refused")])
+@pytest.mark.parametrize(
+    ("fault", "message"), [("leak", "hidden tiles"), ("accepts anything", "not refused")]
+)
 def test_the_harness_catches_a_broken_ruleset(fault, message):
     rs = _Broken(get_ruleset("gaple"), fault)
     with pytest.raises(AssertionError, match=message):

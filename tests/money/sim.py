@@ -45,8 +45,14 @@ class SimTable:
 
     async def sit(self, seat: int, player_id: int, amount: int) -> None:
         sit = self.version + 1
-        await money.buy_in(self.sessions, player_id, self.tid, seat, amount,
-                           key=money.buy_in_key(self.tid, seat, sit))
+        await money.buy_in(
+            self.sessions,
+            player_id,
+            self.tid,
+            seat,
+            amount,
+            key=money.buy_in_key(self.tid, seat, sit),
+        )
         self.players[seat], self.stacks[seat], self.sit_version[seat] = player_id, amount, sit
         self.bought[player_id] = self.bought.get(player_id, 0) + amount
         await self._commit([])
@@ -54,16 +60,18 @@ class SimTable:
     async def leave(self, seat: int) -> None:
         pid, amount = self.players[seat], self.stacks[seat]
         self.cashed[pid] = self.cashed.get(pid, 0) + amount
-        await self._commit([results.cash_out_entry(self.tid, seat, pid, amount,
-                                                   self.sit_version[seat])])
+        await self._commit(
+            [results.cash_out_entry(self.tid, seat, pid, amount, self.sit_version[seat])]
+        )
         self.players[seat], self.stacks[seat] = None, 0
 
     async def play_round(self, seed: int, field: str) -> dict:
         """One Gaple round (a match, G-12) with random legal moves; returns the final result."""
         self.match_no += 1
         options = {"stake": self.stake, "field": field, "stacks": list(self.stacks)}
-        ctx = results.MatchContext(self.tid, self.match_no, "gaple", seed, options,
-                                   list(self.players), started_at=None)
+        ctx = results.MatchContext(
+            self.tid, self.match_no, "gaple", seed, options, list(self.players), started_at=None
+        )
         state = GAPLE.new_state(options, 4, seed)
         rng, log = random.Random(seed), []
         while (seat := GAPLE.to_act(state)) is not None:

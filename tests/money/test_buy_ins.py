@@ -57,8 +57,9 @@ async def refunds(sessions) -> int:
 
 
 async def new_table(http, headers) -> str:
-    r = await http.post("/api/tables", headers=headers,
-                        json={"game": "gaple", "seats": 4, "options": {"stake": 10}})
+    r = await http.post(
+        "/api/tables", headers=headers, json={"game": "gaple", "seats": 4, "options": {"stake": 10}}
+    )
     assert r.status_code == 201, r.text
     return r.json()["id"]
 
@@ -72,12 +73,14 @@ async def until_pending(sessions, timeout: float = 10) -> BuyIn:
 
 
 async def test_a_buy_in_left_pending_is_refunded_once_and_never_seats(
-        live_server, database, spare_redis):
+    live_server, database, spare_redis
+):
     """A process died after the debit: the reconciler voids it at the table and refunds it;
     running again changes nothing."""
     url, sessions = database
-    srv = await live_server(database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0,
-                            buy_in_check_seconds=3600)
+    srv = await live_server(
+        database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
+    )
     async with httpx.AsyncClient(base_url=srv.url) as http:
         _, auth = await register(http, "Sari")
         me = (await http.get("/api/players/me", headers=auth)).json()
@@ -97,20 +100,23 @@ async def test_a_buy_in_left_pending_is_refunded_once_and_never_seats(
 
 
 async def test_a_sit_in_flight_while_reconciled_is_seated_or_refunded_never_both(
-        live_server, database, spare_redis):
+    live_server, database, spare_redis
+):
     """The reconciler runs while the sit's compare-and-set waits on paused Redis writes: the
     table orders the two, so the buy-in is either the seat's stack or back in the wallet."""
     url, sessions = database
-    srv = await live_server(database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0,
-                            buy_in_check_seconds=3600)
+    srv = await live_server(
+        database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
+    )
     admin = Redis.from_url(spare_redis)
     async with httpx.AsyncClient(base_url=srv.url, timeout=30) as http:
         _, auth = await register(http, "Budi")
         me = (await http.get("/api/players/me", headers=auth)).json()
         tid = await new_table(http, auth)
         await admin.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
-        sit = asyncio.create_task(http.post(f"/api/tables/{tid}/seats/0", headers=auth,
-                                            json={"buy_in": 500}))
+        sit = asyncio.create_task(
+            http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 500})
+        )
         row = await until_pending(sessions)
         reconcile = asyncio.create_task(srv.live.buy_ins.run_once())
         reply = await sit
@@ -140,18 +146,21 @@ async def reconciled(srv) -> int:
 
 
 async def test_redis_cut_mid_sit_answers_503_and_the_buy_in_comes_back(
-        live_server, database, spare_redis):
+    live_server, database, spare_redis
+):
     url, sessions = database
-    srv = await live_server(database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0,
-                            buy_in_check_seconds=3600)
+    srv = await live_server(
+        database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
+    )
     admin = Redis.from_url(spare_redis)
     async with httpx.AsyncClient(base_url=srv.url, timeout=30) as http:
         _, auth = await register(http, "Wati")
         me = (await http.get("/api/players/me", headers=auth)).json()
         tid = await new_table(http, auth)
         await admin.execute_command("CLIENT", "PAUSE", 3000, "WRITE")
-        sit = asyncio.create_task(http.post(f"/api/tables/{tid}/seats/0", headers=auth,
-                                            json={"buy_in": 500}))
+        sit = asyncio.create_task(
+            http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 500})
+        )
         row = await until_pending(sessions)
         await admin.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
         await admin.execute_command("CLIENT", "UNPAUSE")
@@ -167,14 +176,22 @@ async def test_redis_cut_mid_sit_answers_503_and_the_buy_in_comes_back(
 
 
 async def test_sigkill_between_the_debit_and_the_seat_loses_no_chips(
-        tmp_path, database, spare_redis):
+    tmp_path, database, spare_redis
+):
     """A real server process is killed (SIGKILL) while its sit waits on paused Redis writes,
     after the wallet was debited; another process gives the buy-in back (or finds it seated)."""
     url, sessions = database
-    env = {**os.environ, "REDIS_URL": spare_redis, "DATABASE_URL": url,
-           "MEJA_KEY_PREFIX": f"kill:{uuid.uuid4().hex[:6]}:", "MEJA_DATA_DIR": str(tmp_path),
-           "MEJA_SECRET_KEY": "buy-in-kill-" + uuid.uuid4().hex, "MEJA_ALLOWED_ORIGINS": "[]",
-           "MEJA_BUY_IN_TIMEOUT_SECONDS": "1", "MEJA_BUY_IN_CHECK_SECONDS": "0.5"}
+    env = {
+        **os.environ,
+        "REDIS_URL": spare_redis,
+        "DATABASE_URL": url,
+        "MEJA_KEY_PREFIX": f"kill:{uuid.uuid4().hex[:6]}:",
+        "MEJA_DATA_DIR": str(tmp_path),
+        "MEJA_SECRET_KEY": "buy-in-kill-" + uuid.uuid4().hex,
+        "MEJA_ALLOWED_ORIGINS": "[]",
+        "MEJA_BUY_IN_TIMEOUT_SECONDS": "1",
+        "MEJA_BUY_IN_CHECK_SECONDS": "0.5",
+    }
     first = Server("first", env, tmp_path).start()
     second = None
     admin = Redis.from_url(spare_redis)
@@ -185,8 +202,9 @@ async def test_sigkill_between_the_debit_and_the_seat_loses_no_chips(
             me = (await http.get("/api/players/me", headers=auth)).json()
             tid = await new_table(http, auth)
             await admin.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")
-            sit = asyncio.create_task(http.post(f"/api/tables/{tid}/seats/0", headers=auth,
-                                                json={"buy_in": 700}))
+            sit = asyncio.create_task(
+                http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 700})
+            )
             row = await until_pending(sessions)
             first.proc.send_signal(signal.SIGKILL)
             first.proc.wait(10)

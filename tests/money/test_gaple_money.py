@@ -43,24 +43,50 @@ async def test_g6_g10_g11_lewat_bets_and_ledger_match_the_game_exactly(redis, se
     table = await play_table(redis, sessions, prefix)
     await drain(outbox_consumer(redis, sessions, prefix=prefix))
 
-    lewats = [(v, e["payer"], e["payee"], e["amount"], e["shortfall"])
-              for v, e in table.events if e["type"] == "lewat"]
+    lewats = [
+        (v, e["payer"], e["payee"], e["amount"], e["shortfall"])
+        for v, e in table.events
+        if e["type"] == "lewat"
+    ]
     overs = [(v, e) for v, e in table.events if e["type"] == "round_over"]
-    settlements = [(v, p["payer"], p["payee"], p["amount"], p["shortfall"], p["pips"])
-                   for v, e in overs for p in e["payments"] if p["kind"] == "settlement"]
+    settlements = [
+        (v, p["payer"], p["payee"], p["amount"], p["shortfall"], p["pips"])
+        for v, e in overs
+        for p in e["payments"]
+        if p["kind"] == "settlement"
+    ]
     assert lewats and any(s[4] for s in settlements), "the scenario must pay Lewat and shortfalls"
     assert {e["multiplier"]["name"] for _, e in overs} == {
-        "single", "double", "triple", "quartet", "quintet"}
+        "single",
+        "double",
+        "triple",
+        "quartet",
+        "quintet",
+    }
 
     async with sessions() as s:
         rows = (await s.execute(select(LewatPayment).order_by(LewatPayment.version))).scalars()
-        assert [(r.version, r.payer_seat, r.payee_seat, r.amount, r.shortfall)
-                for r in rows] == lewats
-        bets = (await s.execute(select(Bet, Round).join(Round, Bet.round_id == Round.id)
-                                .order_by(Round.version, Bet.payer_seat))).all()
-        assert [(r.version, b.payer_seat, b.payee_seat, b.amount, b.shortfall,
-                 b.pips if b.field == "bet" else p)
-                for (b, r), (*_, p) in zip(bets, settlements)] == settlements
+        assert [
+            (r.version, r.payer_seat, r.payee_seat, r.amount, r.shortfall) for r in rows
+        ] == lewats
+        bets = (
+            await s.execute(
+                select(Bet, Round)
+                .join(Round, Bet.round_id == Round.id)
+                .order_by(Round.version, Bet.payer_seat)
+            )
+        ).all()
+        assert [
+            (
+                r.version,
+                b.payer_seat,
+                b.payee_seat,
+                b.amount,
+                b.shortfall,
+                b.pips if b.field == "bet" else p,
+            )
+            for (b, r), (*_, p) in zip(bets, settlements)
+        ] == settlements
         by_round = {v: e for v, e in overs}
         for b, r in bets:
             e = by_round[r.version]
@@ -69,11 +95,19 @@ async def test_g6_g10_g11_lewat_bets_and_ledger_match_the_game_exactly(redis, se
         # every payment is one balanced ledger transaction moving exactly the amount paid
         kinds = Counter((await s.execute(select(LedgerTxn.kind))).scalars())
         assert kinds["lewat"] == len(lewats) and kinds["settlement"] == len(settlements)
-        sums = (await s.execute(select(func.sum(LedgerEntry.amount))
-                                .group_by(LedgerEntry.txn_id))).scalars().all()
+        sums = (
+            (await s.execute(select(func.sum(LedgerEntry.amount)).group_by(LedgerEntry.txn_id)))
+            .scalars()
+            .all()
+        )
         assert set(sums) == {0}
-        moved = (await s.execute(select(func.sum(LedgerEntry.amount)).join(LedgerTxn).where(
-            LedgerTxn.kind.in_(["lewat", "settlement"]), LedgerEntry.amount > 0))).scalar()
+        moved = (
+            await s.execute(
+                select(func.sum(LedgerEntry.amount))
+                .join(LedgerTxn)
+                .where(LedgerTxn.kind.in_(["lewat", "settlement"]), LedgerEntry.amount > 0)
+            )
+        ).scalar()
         assert moved == sum(x[3] for x in lewats) + sum(x[3] for x in settlements)
         assert (await s.execute(select(func.count()).select_from(Match))).scalar() == len(SEEDS)
         assert (await s.execute(select(func.count()).select_from(Move))).scalar() > 0
@@ -113,8 +147,13 @@ async def test_python_m_app_replay_checks_a_stored_match(redis, prefix, tmp_path
             match_id = (await s.execute(select(Match.id))).scalar_one()
 
         def cli(*args):
-            return subprocess.run([sys.executable, "-m", "app", "replay", *args, "--url", url],
-                                  capture_output=True, text=True, timeout=60, cwd=ROOT)
+            return subprocess.run(
+                [sys.executable, "-m", "app", "replay", *args, "--url", url],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                cwd=ROOT,
+            )
 
         done = cli(str(match_id))
         assert done.returncode == 0 and "result reproduced" in done.stdout, done.stderr

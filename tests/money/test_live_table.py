@@ -44,31 +44,51 @@ def derived_payments(match: Match, moves: list[Move]):
             if e["type"] == "lewat":
                 lewat.append((mv.version, e["payer"], e["payee"], e["amount"], e["shortfall"]))
             if e["type"] == "round_over":
-                bets = [(p["payer"], p["payee"], p["amount"], p["shortfall"], p["pips"],
-                         e["multiplier"]["value"])
-                        for p in e["payments"] if p["kind"] == "settlement"]
+                bets = [
+                    (
+                        p["payer"],
+                        p["payee"],
+                        p["amount"],
+                        p["shortfall"],
+                        p["pips"],
+                        e["multiplier"]["value"],
+                    )
+                    for p in e["payments"]
+                    if p["kind"] == "settlement"
+                ]
         state = step.state
     return sorted(lewat), bets
 
 
 async def test_g6_g10_g11_money_through_the_server(live_server, database):
     url, sessions = database
-    srv = await live_server(database_url=url, starting_balance=2000, admin_token=ADMIN,
-                            round_pause=0, rate_per_second=1e4,
-                            seeds=lambda tid, m: 500 + m)
+    srv = await live_server(
+        database_url=url,
+        starting_balance=2000,
+        admin_token=ADMIN,
+        round_pause=0,
+        rate_per_second=1e4,
+        seeds=lambda tid, m: 500 + m,
+    )
     async with httpx.AsyncClient(base_url=srv.url) as http:
         creds = [await register(http, f"Pemain {i}") for i in range(2)]
         for _, h in creds:
             w = (await http.get("/api/players/me/wallet", headers=h)).json()
             assert w["balance"] == 2000 and w["recent"][0]["kind"] == "grant"
-        r = await http.post("/api/tables", headers=creds[0][1], json={
-            "game": "gaple", "seats": 4, "options": {"stake": 10, "field": "bet"}})
+        r = await http.post(
+            "/api/tables",
+            headers=creds[0][1],
+            json={"game": "gaple", "seats": 4, "options": {"stake": 10, "field": "bet"}},
+        )
         tid = r.json()["id"]
-        r = await http.post(f"/api/tables/{tid}/seats/0", headers=creds[0][1],
-                            json={"buy_in": 5000})
+        r = await http.post(
+            f"/api/tables/{tid}/seats/0", headers=creds[0][1], json={"buy_in": 5000}
+        )
         assert r.status_code == 409 and "you have 2000 chips" in r.text  # no overdraft
-        clients = [await SeatClient(srv.ws_url, tid, tok, seed=i).connect(close_timeout=0.2)
-                   for i, (tok, _) in enumerate(creds)]
+        clients = [
+            await SeatClient(srv.ws_url, tid, tok, seed=i).connect(close_timeout=0.2)
+            for i, (tok, _) in enumerate(creds)
+        ]
         for i, (_, h) in enumerate(creds):
             r = await http.post(f"/api/tables/{tid}/seats/{i}", headers=h, json={"buy_in": 300})
             assert r.status_code == 200, r.text
@@ -85,8 +105,10 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         for i, (_, h) in enumerate(creds):  # leave: the bot finishes the round, then cash-out
             assert (await http.delete(f"/api/tables/{tid}/seats/{i}", headers=h)).status_code == 200
         async with asyncio.timeout(60):
-            while any(s["player_id"] in (1, 2) or (s["name"] or "").startswith("Pemain")
-                      for s in (await http.get(f"/api/tables/{tid}")).json()["seats"]):
+            while any(
+                s["player_id"] in (1, 2) or (s["name"] or "").startswith("Pemain")
+                for s in (await http.get(f"/api/tables/{tid}")).json()["seats"]
+            ):
                 await asyncio.sleep(0.05)
         await drained(srv)
 
@@ -112,17 +134,37 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         assert [m.number for m in matches] == list(range(1, len(matches) + 1))
         assert len(matches) >= 3
         for m in matches:
-            moves = (await s.execute(select(Move).where(Move.match_id == m.id)
-                                     .order_by(Move.seq))).scalars().all()
+            moves = (
+                (await s.execute(select(Move).where(Move.match_id == m.id).order_by(Move.seq)))
+                .scalars()
+                .all()
+            )
             lewat, bets = derived_payments(m, moves)
-            rows = (await s.execute(select(LewatPayment).join(Round).where(
-                Round.match_id == m.id))).scalars().all()
-            assert sorted((r.version, r.payer_seat, r.payee_seat, r.amount, r.shortfall)
-                          for r in rows) == lewat
-            brows = (await s.execute(select(Bet).join(Round).where(Round.match_id == m.id)
-                                     .order_by(Bet.payer_seat))).scalars().all()
-            assert [(b.payer_seat, b.payee_seat, b.amount, b.shortfall, b.pips, b.multiplier)
-                    for b in brows] == bets
+            rows = (
+                (await s.execute(select(LewatPayment).join(Round).where(Round.match_id == m.id)))
+                .scalars()
+                .all()
+            )
+            assert (
+                sorted((r.version, r.payer_seat, r.payee_seat, r.amount, r.shortfall) for r in rows)
+                == lewat
+            )
+            brows = (
+                (
+                    await s.execute(
+                        select(Bet)
+                        .join(Round)
+                        .where(Round.match_id == m.id)
+                        .order_by(Bet.payer_seat)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            assert [
+                (b.payer_seat, b.payee_seat, b.amount, b.shortfall, b.pips, b.multiplier)
+                for b in brows
+            ] == bets
     for m in matches:
         assert (await replay.replay_match(sessions, m.id)).ok
 
@@ -132,22 +174,32 @@ async def test_concurrent_sits_by_one_player_take_one_buy_in(live_server, databa
     srv = await live_server(database_url=url, starting_balance=2000, admin_token=ADMIN)
     async with httpx.AsyncClient(base_url=srv.url) as http:
         _, h = await register(http, "Cepat")
-        tid = (await http.post("/api/tables", headers=h, json={
-            "game": "gaple", "seats": 4, "options": {"stake": 10}})).json()["id"]
-        answers = await asyncio.gather(*(
-            http.post(f"/api/tables/{tid}/seats/{n}", headers=h, json={"buy_in": 300})
-            for n in (0, 0, 1, 2, 3, 1)))
+        tid = (
+            await http.post(
+                "/api/tables",
+                headers=h,
+                json={"game": "gaple", "seats": 4, "options": {"stake": 10}},
+            )
+        ).json()["id"]
+        answers = await asyncio.gather(
+            *(
+                http.post(f"/api/tables/{tid}/seats/{n}", headers=h, json={"buy_in": 300})
+                for n in (0, 0, 1, 2, 3, 1)
+            )
+        )
         assert sorted(a.status_code for a in answers) == [200, 409, 409, 409, 409, 409]
         w = (await http.get("/api/players/me/wallet", headers=h)).json()
         assert (w["balance"], w["at_tables"]) == (1700, {tid: 300})
         await drained(srv)
-        audit = (await http.get("/api/admin/audit",
-                                headers={"Authorization": f"Bearer {ADMIN}"})).json()
+        audit = (
+            await http.get("/api/admin/audit", headers={"Authorization": f"Bearer {ADMIN}"})
+        ).json()
         assert audit["ok"] and audit["stacks_in_redis"] == audit["stacks_in_play"] == 300, audit
 
 
 async def test_a_replica_without_the_consumer_leaves_the_records_to_the_outbox_worker(
-        live_server, database):
+    live_server, database
+):
     """MEJA_OUTBOX_CONSUMER=false (a web replica beside ``python -m app outbox``):
     its moves still queue their entries, it writes none of them, and a consumer elsewhere
     writes them once."""

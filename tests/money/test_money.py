@@ -66,8 +66,9 @@ async def test_buy_in_with_the_database_down_is_refused_clearly(tmp_path):
     from app.db.session import make_engine, make_sessionmaker
     from tests.db import fixtures
 
-    url = ("postgresql://postgres@127.0.0.1:1/test" if fixtures.ON_PG
-           else f"sqlite:///{tmp_path}")  # a directory: cannot be opened
+    url = (
+        "postgresql://postgres@127.0.0.1:1/test" if fixtures.ON_PG else f"sqlite:///{tmp_path}"
+    )  # a directory: cannot be opened
     engine = make_engine(url)
     with pytest.raises(money.Unavailable, match="database unreachable"):
         await money.buy_in(make_sessionmaker(engine), 1, "T", 0, 100, key="k")

@@ -32,8 +32,9 @@ async def counts(sessions) -> dict[str, int]:
     async with sessions() as s:
         out = {}
         for model in (LedgerTxn, LedgerEntry, LewatPayment, Bet, Round, Match, Move):
-            out[model.__tablename__] = (await s.execute(
-                select(func.count()).select_from(model))).scalar()
+            out[model.__tablename__] = (
+                await s.execute(select(func.count()).select_from(model))
+            ).scalar()
         return out
 
 
@@ -68,18 +69,21 @@ def killer(stage: str, at: int):
             seen["n"] += 1
             if seen["n"] == at:
                 raise Killed(f"killed at {stage} of {entry['key']}")
+
     return fault
 
 
 @pytest.mark.parametrize("stage", ["read", "write", "commit"])
 async def test_consumer_killed_before_commit_or_before_ack_loses_and_doubles_nothing(
-        redis, sessions, prefix, tmp_path, stage):
+    redis, sessions, prefix, tmp_path, stage
+):
     expected = await reference_counts(redis, sessions, tmp_path, prefix)
     table = await new_table(redis, sessions, prefix)
     for seed in SEEDS:
         await table.play_round(seed, "bet")
-    dying = outbox_consumer(redis, sessions, prefix=prefix, name="dying",
-                           fault=killer(stage, 3), min_idle_ms=60_000)
+    dying = outbox_consumer(
+        redis, sessions, prefix=prefix, name="dying", fault=killer(stage, 3), min_idle_ms=60_000
+    )
     with pytest.raises(Killed):
         for _ in range(50):
             await dying.run_once(block_ms=1)
@@ -113,7 +117,8 @@ async def test_the_same_entry_delivered_twice_changes_nothing(redis, sessions, p
 
 
 async def test_database_down_while_rounds_finish_then_everything_lands_once(
-        redis, sessions, prefix, tmp_path):
+    redis, sessions, prefix, tmp_path
+):
     expected = await reference_counts(redis, sessions, tmp_path, prefix)
     table = await new_table(redis, sessions, prefix)
     if fixtures.ON_PG:
@@ -157,8 +162,9 @@ asyncio.run(main())
 
 
 @pytest.mark.parametrize("when", ["write", "commit"])
-async def test_a_process_killed_before_commit_or_before_ack(redis, engine, sessions, prefix,
-                                                           redis_url_or_socket, when):
+async def test_a_process_killed_before_commit_or_before_ack(
+    redis, engine, sessions, prefix, redis_url_or_socket, when
+):
     table = await new_table(redis, sessions, prefix)
     await table.play_round(SEEDS[0], "bet")
     before = await counts(sessions)
@@ -168,10 +174,13 @@ async def test_a_process_killed_before_commit_or_before_ack(redis, engine, sessi
         async with engine.connect() as conn:
             schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
     redis_arg = redis_url_or_socket.get("url") or redis_url_or_socket["unix_socket_path"]
-    done = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix,
-                           when],
-                          capture_output=True, text=True, timeout=60,
-                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix, when],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
+    )
     assert done.returncode == 9, done.stderr
     after_crash = await counts(sessions)
     # "commit": the batch was committed and never acknowledged; "write": rolled back
@@ -186,8 +195,7 @@ async def test_a_process_killed_before_commit_or_before_ack(redis, engine, sessi
     assert (await money.audit(sessions))["ok"]
 
 
-async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(
-        redis, sessions, prefix):
+async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(redis, sessions, prefix):
     table = await new_table(redis, sessions, prefix)
     await redis.xadd(table.stream, {"e": "{not json"})
     await redis.xadd(table.stream, {"e": '{"kind": "lewat", "key": "k1"}'})  # fields missing
@@ -196,14 +204,18 @@ async def test_an_entry_that_can_never_be_written_goes_to_the_dead_letters(
     consumer = outbox_consumer(redis, sessions, prefix=prefix)
     await drain(consumer)
     dead = await redis.xrange(f"{prefix}outbox:dead")
-    assert [d[1]["e"] for d in dead] == ["{not json", '{"kind": "lewat", "key": "k1"}',
-                                         '{"kind": "mystery", "key": "k2"}']
+    assert [d[1]["e"] for d in dead] == [
+        "{not json",
+        '{"kind": "lewat", "key": "k1"}',
+        '{"kind": "mystery", "key": "k2"}',
+    ]
     assert "lacks" in dead[1][1]["error"] and "unknown outbox entry kind" in dead[2][1]["error"]
     assert (await counts(sessions))["match"] == 1  # the good entries behind them were written
 
 
 async def test_a_batch_with_an_entry_written_before_and_a_malformed_one_writes_the_rest_once(
-        redis, sessions, prefix, tmp_path):
+    redis, sessions, prefix, tmp_path
+):
     expected = await reference_counts(redis, sessions, tmp_path, prefix)
     table = await new_table(redis, sessions, prefix)
     await table.play_round(SEEDS[0], "bet")
@@ -227,8 +239,7 @@ async def test_a_batch_with_an_entry_written_before_and_a_malformed_one_writes_t
     assert (await money.audit(sessions))["ok"]
 
 
-async def test_good_entries_of_many_streams_are_written_in_one_transaction(
-        redis, sessions, prefix):
+async def test_good_entries_of_many_streams_are_written_in_one_transaction(redis, sessions, prefix):
     tables = [await new_table(redis, sessions, prefix) for _ in range(3)]
     for table in tables:
         await table.play_round(SEEDS[0], "normal")
@@ -243,7 +254,8 @@ async def test_good_entries_of_many_streams_are_written_in_one_transaction(
 
 
 async def test_a_table_that_closed_before_its_entries_were_read_is_still_written(
-        redis, sessions, prefix):
+    redis, sessions, prefix
+):
     seen = await new_table(redis, sessions, prefix)  # known to the consumer while live
     unseen = await new_table(redis, sessions, prefix)  # closes before any consumer looks
     await redis.zrem(f"{prefix}tables:live", unseen.tid)
@@ -261,7 +273,8 @@ async def test_a_table_that_closed_before_its_entries_were_read_is_still_written
 
 
 async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm(
-        redis, engine, sessions, prefix, redis_url_or_socket, tmp_path):
+    redis, engine, sessions, prefix, redis_url_or_socket, tmp_path
+):
     """``python -m app outbox``: the consumer as its own process."""
     expected = await reference_counts(redis, sessions, tmp_path, prefix)
     table = await new_table(redis, sessions, prefix)
@@ -272,13 +285,23 @@ async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm
         async with engine.connect() as conn:
             schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
         url += ("&" if "?" in url else "?") + f"search_path={schema}"
-    redis_url = (redis_url_or_socket.get("url")
-                 or "unix://" + redis_url_or_socket["unix_socket_path"])
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url,
-           "MEJA_KEY_PREFIX": prefix, "MEJA_DATA_DIR": str(tmp_path / "var")}
-    worker = subprocess.Popen([sys.executable, "-m", "app", "outbox"], env=env, text=True,
-                              stderr=subprocess.PIPE,
-                              cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    redis_url = (
+        redis_url_or_socket.get("url") or "unix://" + redis_url_or_socket["unix_socket_path"]
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REDIS_URL": redis_url,
+        "MEJA_KEY_PREFIX": prefix,
+        "MEJA_DATA_DIR": str(tmp_path / "var"),
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "app", "outbox"],
+        env=env,
+        text=True,
+        stderr=subprocess.PIPE,
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
+    )
     try:
         watcher = outbox_consumer(redis, sessions, prefix=prefix)
         for _ in range(300):

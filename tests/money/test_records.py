@@ -22,8 +22,7 @@ def seats_for(rs) -> int:
 
 
 @pytest.mark.parametrize("game", available())
-async def test_a_finished_match_of_every_game_is_stored_and_replays(redis, sessions, prefix,
-                                                                    game):
+async def test_a_finished_match_of_every_game_is_stored_and_replays(redis, sessions, prefix, game):
     rs, tid, seed = get_ruleset(game), "T" + uuid.uuid4().hex[:8], 4242
     n = seats_for(rs)
     options = {"stacks": [1000] * n} if game == "gaple" else {}

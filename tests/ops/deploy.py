@@ -43,7 +43,7 @@ def dockerfile_exec(instruction: str) -> list[str]:
     for word, rest in dockerfile_instructions():
         if word == instruction:
             if word == "HEALTHCHECK":
-                rest = rest[rest.index("CMD ") + 4:]
+                rest = rest[rest.index("CMD ") + 4 :]
             return json.loads(rest)
     raise AssertionError(f"the Dockerfile has no {instruction}")
 
@@ -56,8 +56,10 @@ def local(argv: list[str]) -> list[str]:
 def compose_bin() -> str:
     path = shutil.which("docker-compose")
     if path is None:
-        pytest.fail("docker-compose is not installed (Debian: apt-get install -y docker-compose); "
-                    "it validates docker-compose.yml without a Docker engine")
+        pytest.fail(
+            "docker-compose is not installed (Debian: apt-get install -y docker-compose); "
+            "it validates docker-compose.yml without a Docker engine"
+        )
     return path
 
 
@@ -79,8 +81,9 @@ def compose_dir(tmp_path: Path, secrets: dict[str, str] | None = SECRETS) -> Pat
 
 def compose(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in SECRETS and not k.startswith("MEJA_")}
-    return subprocess.run([compose_bin(), *args], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [compose_bin(), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def compose_config(tmp_path: Path) -> dict:

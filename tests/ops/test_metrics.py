@@ -17,8 +17,11 @@ async def scrape(srv) -> dict[tuple[str, tuple], float]:
     async with httpx.AsyncClient(base_url=srv.url) as http:
         r = await http.get("/metrics")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for f in text_string_to_metric_families(r.text) for s in f.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for f in text_string_to_metric_families(r.text)
+        for s in f.samples
+    }
 
 
 async def until(check, timeout: float = 20):
@@ -41,8 +44,9 @@ class Sock:
 
     async def act(self, v: int, action: dict) -> dict:
         cmd = uuid.uuid4().hex
-        await self.ws.send(orjson.dumps({"type": "act", "cmd": cmd, "v": v,
-                                         "action": action}).decode())
+        await self.ws.send(
+            orjson.dumps({"type": "act", "cmd": cmd, "v": v, "action": action}).decode()
+        )
         while True:
             msg = await self.recv()
             if msg.get("cmd") == cmd:
@@ -56,16 +60,21 @@ async def test_metrics_count_sockets_actions_round_trips_refusals_and_timeouts(l
         for i in range(2):
             r = await http.post("/api/players", json={"name": f"M{i}"})
             tokens.append(r.json()["token"])
-        r = await http.post("/api/tables", headers={"Authorization": f"Bearer {tokens[0]}"},
-                            json={"game": "gaple", "seats": 2, "options": {},
-                                  "turn_seconds": 2})
+        r = await http.post(
+            "/api/tables",
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+            json={"game": "gaple", "seats": 2, "options": {}, "turn_seconds": 2},
+        )
         tid = r.json()["id"]
-        socks = [Sock(await websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?token={t}"))
-                 for t in tokens]
+        socks = [
+            Sock(await websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?token={t}"))
+            for t in tokens
+        ]
         watcher = await websockets.connect(f"{srv.ws_url}/ws/tables/{tid}")
         for i, t in enumerate(tokens):
-            r = await http.post(f"/api/tables/{tid}/seats/{i}",
-                                headers={"Authorization": f"Bearer {t}"})
+            r = await http.post(
+                f"/api/tables/{tid}/seats/{i}", headers={"Authorization": f"Bearer {t}"}
+            )
             assert r.status_code == 200, r.text
 
     async def to_act() -> Sock | None:
@@ -76,8 +85,15 @@ async def test_metrics_count_sockets_actions_round_trips_refusals_and_timeouts(l
         for s in socks:
             while s.latest["v"] < v:
                 await s.recv()
-        return next((s for s in socks if s.latest["view"]["to_act"] == s.latest["view"]["seat"]
-                     and s.latest["view"]["legal"]), None)
+        return next(
+            (
+                s
+                for s in socks
+                if s.latest["view"]["to_act"] == s.latest["view"]["seat"]
+                and s.latest["view"]["legal"]
+            ),
+            None,
+        )
 
     acked = stale = 0
     while acked < 4:

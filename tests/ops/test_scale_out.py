@@ -51,8 +51,13 @@ class Server:
     def start(self) -> Server:
         self.err = open(self.err_path, "w")  # noqa: SIM115 - closed in stop()
         # The image's CMD, run here: `python -m app serve`, PORT from the environment.
-        self.proc = subprocess.Popen(local(dockerfile_exec("CMD")), cwd=self.cwd, env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=self.err)
+        self.proc = subprocess.Popen(
+            local(dockerfile_exec("CMD")),
+            cwd=self.cwd,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.err,
+        )
         return self
 
     async def ready(self, timeout: float = 60) -> None:
@@ -71,8 +76,9 @@ class Server:
     def probe(self, path: str = "/healthz") -> int:
         """The image's HEALTHCHECK command against this process."""
         argv = local(dockerfile_exec("HEALTHCHECK"))[:-1] + [path]
-        return subprocess.run(argv, cwd=self.cwd, env=self.env, capture_output=True,
-                               timeout=30).returncode
+        return subprocess.run(
+            argv, cwd=self.cwd, env=self.env, capture_output=True, timeout=30
+        ).returncode
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -129,8 +135,9 @@ class Player:
 
     async def _send_pending(self) -> None:
         v, cmd, action = self.pending
-        await self.ws.send(orjson.dumps({"type": "act", "cmd": cmd, "v": v,
-                                         "action": action}).decode())
+        await self.ws.send(
+            orjson.dumps({"type": "act", "cmd": cmd, "v": v, "action": action}).decode()
+        )
 
     def _take(self, msg: dict) -> None:
         if msg["type"] == "state" and (self.latest is None or msg["v"] >= self.latest["v"]):
@@ -153,17 +160,33 @@ async def database(tmp_path):
 
 
 async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
-        tmp_path, live_redis_url, live_prefix, database):
-    env = {**os.environ, "REDIS_URL": live_redis_url, "DATABASE_URL": database,
-           "MEJA_KEY_PREFIX": live_prefix, "MEJA_SECRET_KEY": SECRET,
-           "MEJA_DATA_DIR": str(tmp_path), "MEJA_RATE_PER_SECOND": "1000",
-           "MEJA_RATE_BURST": "1000", "MEJA_ROUND_PAUSE": "60", "MEJA_SHUTDOWN_GRACE": "10",
-           "MEJA_LOG_LEVEL": "info", "MEJA_OUTBOX_RECLAIM_MS": "60000"}
+    tmp_path, live_redis_url, live_prefix, database
+):
+    env = {
+        **os.environ,
+        "REDIS_URL": live_redis_url,
+        "DATABASE_URL": database,
+        "MEJA_KEY_PREFIX": live_prefix,
+        "MEJA_SECRET_KEY": SECRET,
+        "MEJA_DATA_DIR": str(tmp_path),
+        "MEJA_RATE_PER_SECOND": "1000",
+        "MEJA_RATE_BURST": "1000",
+        "MEJA_ROUND_PAUSE": "60",
+        "MEJA_SHUTDOWN_GRACE": "10",
+        "MEJA_LOG_LEVEL": "info",
+        "MEJA_OUTBOX_RECLAIM_MS": "60000",
+    }
     # B runs from the image's file layout (only what the Dockerfile copies), like the one-shot
     # migration of the compose file; A from the source tree.
     image = image_tree(tmp_path / "image")
-    migrate = subprocess.run(local(["python", "-m", "app", "migrate"]), cwd=image, env=env,
-                             capture_output=True, text=True, timeout=120)
+    migrate = subprocess.run(
+        local(["python", "-m", "app", "migrate"]),
+        cwd=image,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert migrate.returncode == 0, migrate.stderr
     a = Server("A", env, tmp_path).start()
     b = Server("B", env, tmp_path, cwd=image).start()
@@ -185,12 +208,14 @@ async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
                 tokens.append(r.json()["token"])
         auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
         async with httpx.AsyncClient(base_url=a.url) as http:
-            r = await http.post("/api/tables", headers=auth[0],
-                                json={"game": "cross", "seats": 4, "options": {"target": 20}})
+            r = await http.post(
+                "/api/tables",
+                headers=auth[0],
+                json={"game": "cross", "seats": 4, "options": {"target": 20}},
+            )
             assert r.status_code == 201, r.text
             tid = r.json()["id"]
-        players = [await Player(i, tokens[i], tid, srv).connect(srv)
-                   for i, srv in enumerate(homes)]
+        players = [await Player(i, tokens[i], tid, srv).connect(srv) for i, srv in enumerate(homes)]
         for i, srv in enumerate(homes):
             async with httpx.AsyncClient(base_url=srv.url) as http:
                 r = await http.post(f"/api/tables/{tid}/seats/{i}", headers=auth[i])
@@ -219,8 +244,7 @@ async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
             a.proc.send_signal(signal.SIGTERM)
 
         started = time.monotonic()
-        await asyncio.gather(terminate_a_mid_match(),
-                             *(p.play(b, over) for p in players))
+        await asyncio.gather(terminate_a_mid_match(), *(p.play(b, over) for p in players))
         exit_code = await asyncio.to_thread(a.proc.wait, 30)
 
         # A drained and exited within its grace (uvicorn re-raises the SIGTERM once its
@@ -242,8 +266,9 @@ async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
         await redis.aclose()
         doc = snap.doc
         assert doc["status"] == "over" and snap.v > killed_at["v"]
-        rs, states = states_by_version(doc["game"], doc["match_options"], len(doc["players"]),
-                                       doc["seed"], log)
+        rs, states = states_by_version(
+            doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
+        )
         result = {k: v for k, v in doc["result"].items() if k != "winner_seat"}
         assert result == rs.outcome(states[max(states)]).to_json()
         player_moves = [e for e in log if e["by"] == "player"]
@@ -281,8 +306,10 @@ def _check_logs(srv: Server, tid: str, tokens: list[str], *, shutdown: bool) -> 
     assert any("token=[redacted]" in r["msg"] for r in records)  # uvicorn's socket lines
     if shutdown:  # stop accepting, then the lifespan's drain, then the end
         msgs = [r["msg"] for r in records]
-        order = [msgs.index(m) for m in ("Shutting down", "outbox drained",
-                                         "Application shutdown complete.")]
+        order = [
+            msgs.index(m)
+            for m in ("Shutting down", "outbox drained", "Application shutdown complete.")
+        ]
         assert order == sorted(order), msgs[-8:]
 
 

@@ -20,9 +20,17 @@ async def humans(srv, n: int) -> list[tuple[dict, dict]]:
     return out
 
 
-async def table_with(srv, game: str, players: list[dict], *, bots: bool = False,
-                     options: dict | None = None, turn_seconds: int | None = None,
-                     buy_in: int | None = None, seats: int | None = None) -> str:
+async def table_with(
+    srv,
+    game: str,
+    players: list[dict],
+    *,
+    bots: bool = False,
+    options: dict | None = None,
+    turn_seconds: int | None = None,
+    buy_in: int | None = None,
+    seats: int | None = None,
+) -> str:
     tables = srv.live.lobby
     made = await tables.create(game, seats or len(players), options or {}, turn_seconds)
     for n, p in enumerate(players):

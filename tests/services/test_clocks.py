@@ -50,8 +50,12 @@ async def test_o3_a_due_deadline_is_claimed_by_one_sweeper(live_server):
     tid = await table_with(one, "gaple", [a, b], turn_seconds=1)
     v = (await one.live.store.load(tid)).v
     await asyncio.sleep(1.1)
-    ran = await asyncio.gather(one.live.sweeper.sweep(), two.live.sweeper.sweep(),
-                               one.live.sweeper.sweep(), two.live.sweeper.sweep())
+    ran = await asyncio.gather(
+        one.live.sweeper.sweep(),
+        two.live.sweeper.sweep(),
+        one.live.sweeper.sweep(),
+        two.live.sweeper.sweep(),
+    )
     assert sum(ran) == 1
     snap = await one.live.store.load(tid)
     assert snap.v == v + 1
@@ -61,8 +65,9 @@ async def test_o3_a_due_deadline_is_claimed_by_one_sweeper(live_server):
 
 
 async def test_o3_acting_again_brings_an_away_player_back(live_server):
-    one = await live_server(seeds=lambda t, m: 11, away_after_timeouts=1,
-                            sweep_interval=0.01, round_pause=60)
+    one = await live_server(
+        seeds=lambda t, m: 11, away_after_timeouts=1, sweep_interval=0.01, round_pause=60
+    )
     (a, _), (b, _) = await humans(one, 2)
     tid = await table_with(one, "moon", [a, b], seats=4, bots=True, turn_seconds=1)
     store, moves = one.live.store, one.live.moves

@@ -32,18 +32,28 @@ async def until(pred, timeout: float = 20.0) -> None:
 async def drained(*servers) -> None:
     async def empty():
         return not any([await s.live.outbox.backlog() for s in servers])
+
     await until(empty)
 
 
 async def test_an_idle_player_is_removed_once_and_gets_the_stack_back(live_server):
-    fast = {"idle_seat_seconds": 0.4, "sweep_interval": 3600, "admin_token": ADMIN,
-            "starting_balance": 2000}  # the test sweeps by hand, both instances at once
+    fast = {
+        "idle_seat_seconds": 0.4,
+        "sweep_interval": 3600,
+        "admin_token": ADMIN,
+        "starting_balance": 2000,
+    }  # the test sweeps by hand, both instances at once
     one = await live_server(**fast)
     two = await live_server(**fast)
     async with httpx.AsyncClient(base_url=one.url) as http:
         _, me = await register(http, "Idle Iwan")
-        table = (await http.post("/api/tables", headers=me, json={
-            "game": "gaple", "seats": 2, "options": {"stake": 10}})).json()
+        table = (
+            await http.post(
+                "/api/tables",
+                headers=me,
+                json={"game": "gaple", "seats": 2, "options": {"stake": 10}},
+            )
+        ).json()
         tid = table["id"]
         t0 = time.monotonic()
         r = await http.post(f"/api/tables/{tid}/seats/0", headers=me, json={"buy_in": 300})
@@ -86,8 +96,13 @@ async def _seat_free(srv, tid: str, n: int) -> bool:
 
 
 async def test_a_table_left_by_its_last_human_closes_and_returns_the_bots_stakes(live_server):
-    srv = await live_server(empty_table_seconds=0.3, admin_token=ADMIN, starting_balance=2000,
-                            sweep_interval=0.01, seeds=lambda t, m: 77)
+    srv = await live_server(
+        empty_table_seconds=0.3,
+        admin_token=ADMIN,
+        starting_balance=2000,
+        sweep_interval=0.01,
+        seeds=lambda t, m: 77,
+    )
     async with httpx.AsyncClient(base_url=srv.url) as http:
         token, me = await register(http, "Last Lina")
         tid = await sit_at_new_chips_table(http, me, seats=3)
@@ -188,5 +203,8 @@ async def test_a_table_nobody_ever_sat_at_closes(live_server):
     made = await srv.live.lobby.create("moon", 4, {}, None)
     assert await srv.live.redis.zscore(srv.live.keys.clocks, made["id"]) is not None
     await until(lambda: _status(srv, made["id"], "closed"))
-    assert (await srv.live.lobby.list_tables(game=None, stake=None, open_seats=False, page=1,
-                                       per_page=20))["total"] == 0
+    assert (
+        await srv.live.lobby.list_tables(
+            game=None, stake=None, open_seats=False, page=1, per_page=20
+        )
+    )["total"] == 0

@@ -25,9 +25,18 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
     await pubsub.subscribe(keys.channel("t1"))
     await pubsub.get_message(timeout=1)  # the subscribe confirmation
     before = store.round_trips
-    res = await store.cas("t1", 0, {"a": 1}, events=[{"type": "created"}], cmd=(7, "c1"),
-                          deadline_ms=12345, log=[b'{"seat":0}'], match_no=1,
-                          outbox=['{"kind":"x"}'], live="99")
+    res = await store.cas(
+        "t1",
+        0,
+        {"a": 1},
+        events=[{"type": "created"}],
+        cmd=(7, "c1"),
+        deadline_ms=12345,
+        log=[b'{"seat":0}'],
+        match_no=1,
+        outbox=['{"kind":"x"}'],
+        live="99",
+    )
     assert (res.status, res.v) == ("ok", 1) and store.round_trips - before == 1
     assert (await store.load("t1")).doc == {"a": 1}
     assert await store.command_result("t1", 7, "c1") == 1
@@ -54,8 +63,9 @@ async def test_cas_refuses_a_stale_version_and_returns_the_table(store):
 
 async def test_a_command_id_is_applied_once_and_answers_its_first_version(store):
     await store.cas("t3", 0, {"n": 0}, events=[])
-    results = await asyncio.gather(*(store.cas("t3", 1, {"n": i}, events=[], cmd=(1, "same"))
-                                     for i in range(5)))
+    results = await asyncio.gather(
+        *(store.cas("t3", 1, {"n": i}, events=[], cmd=(1, "same")) for i in range(5))
+    )
     assert sorted(r.status for r in results) == ["dup"] * 4 + ["ok"]
     assert {r.v for r in results} == {2}
     again = await store.cas("t3", 2, {"n": 9}, events=[], cmd=(1, "same"))

@@ -37,8 +37,18 @@ def test_every_key_of_the_cas_script_is_in_the_table_slot(store):
 async def test_the_cas_script_runs_when_the_server_checks_slots(store):
     """A cluster node refuses a script whose keys are in several slots (CROSSSLOT); a single
     Redis does not check, so check what the script really touched: one slot."""
-    res = await store.cas("t9", 0, {"a": 1}, events=[], cmd=(5, "c"), deadline_ms=1000, log=[b"{}"],
-                          match_no=1, outbox=["{}"], live="5")
+    res = await store.cas(
+        "t9",
+        0,
+        {"a": 1},
+        events=[],
+        cmd=(5, "c"),
+        deadline_ms=1000,
+        log=[b"{}"],
+        match_no=1,
+        outbox=["{}"],
+        live="5",
+    )
     assert res.status == "ok"
     tagged = [k async for k in store.redis.scan_iter(match=f"{store.keys.prefix}t:{{t9}}*")]
     assert {key_slot(k) for k in tagged} == {key_slot(store.keys.table("t9").encode())}

@@ -28,35 +28,46 @@ async def register(http: httpx.AsyncClient, name: str) -> tuple[str, dict]:
     return r.json()["token"], {"Authorization": f"Bearer {r.json()['token']}"}
 
 
-async def sit_at_new_chips_table(http: httpx.AsyncClient, headers: dict, seats: int = 4,
-                                 buy_in: int = 300) -> str:
+async def sit_at_new_chips_table(
+    http: httpx.AsyncClient, headers: dict, seats: int = 4, buy_in: int = 300
+) -> str:
     """A new Gaple table at stake 10 with this player in seat 0 (a buy-in of ``buy_in``)."""
-    tid = (await http.post("/api/tables", headers=headers, json={
-        "game": "gaple", "seats": seats, "options": {"stake": 10}})).json()["id"]
+    tid = (
+        await http.post(
+            "/api/tables",
+            headers=headers,
+            json={"game": "gaple", "seats": seats, "options": {"stake": 10}},
+        )
+    ).json()["id"]
     r = await http.post(f"/api/tables/{tid}/seats/0", headers=headers, json={"buy_in": buy_in})
     assert r.status_code == 200, r.text
     return tid
 
 
-async def start_match(srv, game: str, n: int, options: dict | None = None, spectator=True,
-                      spread=None):
+async def start_match(
+    srv, game: str, n: int, options: dict | None = None, spectator=True, spread=None
+):
     """A table of ``n`` real clients (and a spectator), all connected before the deal; with
     ``spread`` (a list of servers) client ``i`` connects to ``spread[i % len(spread)]``."""
     spread = spread or [srv]
     async with httpx.AsyncClient(base_url=srv.url) as http:
         creds = [await register(http, f"Player {i}") for i in range(n)]
-        r = await http.post("/api/tables", headers=creds[0][1],
-                            json={"game": game, "seats": n, "options": options or {}})
+        r = await http.post(
+            "/api/tables",
+            headers=creds[0][1],
+            json={"game": game, "seats": n, "options": options or {}},
+        )
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
-        clients = [await SeatClient(spread[i % len(spread)].ws_url, tid, tok, seed=i).connect()
-                   for i, (tok, _) in enumerate(creds)]
+        clients = [
+            await SeatClient(spread[i % len(spread)].ws_url, tid, tok, seed=i).connect()
+            for i, (tok, _) in enumerate(creds)
+        ]
         watcher = await SeatClient(srv.ws_url, tid, None).connect() if spectator else None
         for i, (_, headers) in enumerate(creds):
             r = await http.post(f"/api/tables/{tid}/seats/{i}", headers=headers)
             assert r.status_code == 200, r.text
     return tid, clients, watcher
-
 
 
 class SeatClient:
@@ -104,13 +115,15 @@ class SeatClient:
     def my_turn(self) -> bool:
         m = self.latest
         view = m and m["view"]
-        return bool(view and view["legal"] and view["to_act"] == view["seat"]
-                    and m["v"] > self.acted_v)
+        return bool(
+            view and view["legal"] and view["to_act"] == view["seat"] and m["v"] > self.acted_v
+        )
 
     async def act(self, action: dict, v: int | None = None, cmd: str | None = None) -> str:
         cmd = cmd or uuid.uuid4().hex
-        await self.send({"type": "act", "cmd": cmd, "v": self.latest["v"] if v is None else v,
-                         "action": action})
+        await self.send(
+            {"type": "act", "cmd": cmd, "v": self.latest["v"] if v is None else v, "action": action}
+        )
         return cmd
 
     async def play(self, done, timeout: float = 60) -> None:
@@ -164,8 +177,7 @@ async def finish(clients, watcher, done, timeout=90):
     async def watch():
         await watcher.until(done, timeout)
 
-    await asyncio.gather(*(c.play(done, timeout) for c in clients),
-                         *([watch()] if watcher else []))
+    await asyncio.gather(*(c.play(done, timeout) for c in clients), *([watch()] if watcher else []))
 
 
 async def check_replay(srv, tid: str, clients, watcher, match_no: int = 1) -> dict:
@@ -173,8 +185,9 @@ async def check_replay(srv, tid: str, clients, watcher, match_no: int = 1) -> di
     snap = await store.load(tid)
     doc = snap.doc
     log = await store.action_log(tid, match_no)
-    rs, states = states_by_version(doc["game"], doc["match_options"], len(doc["players"]),
-                                   doc["seed"], log)
+    rs, states = states_by_version(
+        doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
+    )
     final = states[max(states)]
     result = {k: v for k, v in doc["result"].items() if k != "winner_seat"}
     assert result == rs.outcome(final).to_json()
@@ -187,7 +200,7 @@ async def check_replay(srv, tid: str, clients, watcher, match_no: int = 1) -> di
 
 def _current_round(events: list[dict]) -> list[dict]:
     ends = [i for i, e in enumerate(events) if e.get("type") in ROUND_END_EVENTS]
-    return events[ends[-1] + 1:] if ends else events
+    return events[ends[-1] + 1 :] if ends else events
 
 
 class DeafClient:
@@ -206,10 +219,13 @@ class DeafClient:
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
         self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=4096)
         key = base64.b64encode(os.urandom(16)).decode()
-        self.writer.write((f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                           "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                           ).encode())
+        self.writer.write(
+            (
+                f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         head = await self.reader.readuntil(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 101"), head
         return self
@@ -218,8 +234,9 @@ class DeafClient:
         """One text frame; ConnectionError once the server dropped the connection."""
         data, mask = text.encode(), os.urandom(4)
         n = len(data)
-        head = bytes([0x81, 0x80 | n]) if n < 126 else bytes([0x81, 0x80 | 126]) + \
-            n.to_bytes(2, "big")
+        head = (
+            bytes([0x81, 0x80 | n]) if n < 126 else bytes([0x81, 0x80 | 126]) + n.to_bytes(2, "big")
+        )
         self.writer.write(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
         await self.writer.drain()
 

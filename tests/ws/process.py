@@ -29,8 +29,13 @@ class ServerProcess:
 
     async def start(self, timeout: float = 60) -> ServerProcess:
         self._err = open(self.log, "w")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(local(dockerfile_exec("CMD")), cwd=ROOT, env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=self._err)
+        self.proc = subprocess.Popen(
+            local(dockerfile_exec("CMD")),
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=self._err,
+        )
         self.ps = psutil.Process(self.proc.pid)
         deadline = time.monotonic() + timeout
         while True:
@@ -49,8 +54,11 @@ class ServerProcess:
 
     def sockets(self) -> int:
         """TCP connections the process holds on its port (the listener aside)."""
-        return sum(1 for c in self.ps.net_connections("tcp")
-                   if c.laddr and c.laddr.port == self.port and c.status != psutil.CONN_LISTEN)
+        return sum(
+            1
+            for c in self.ps.net_connections("tcp")
+            if c.laddr and c.laddr.port == self.port and c.status != psutil.CONN_LISTEN
+        )
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -19,14 +19,18 @@ from tests.ws.test_sync_chat import play_some
 async def _table(srv) -> str:
     async with httpx.AsyncClient(base_url=srv.url) as http:
         _, auth = await register(http, "Host Player")
-        return (await http.post("/api/tables", headers=auth,
-                                json={"game": "cross", "seats": 2})).json()["id"]
+        return (
+            await http.post("/api/tables", headers=auth, json={"game": "cross", "seats": 2})
+        ).json()["id"]
 
 
 def server_sockets(srv) -> int:
     """Connections the server holds open (this process runs it: its side of them)."""
-    return sum(1 for c in psutil.Process().net_connections("tcp")
-               if c.laddr.port == srv.port and c.status != psutil.CONN_LISTEN)
+    return sum(
+        1
+        for c in psutil.Process().net_connections("tcp")
+        if c.laddr.port == srv.port and c.status != psutil.CONN_LISTEN
+    )
 
 
 async def _until_held(srv, n: int, timeout: float = 10) -> float:
@@ -43,8 +47,9 @@ async def test_a_client_that_answers_no_ping_is_dropped(live_server):
     tid = await _table(srv)
     answers = await SeatClient(srv.ws_url, tid, None).connect()  # pongs, like the browser
     listening = asyncio.create_task(answers.until(lambda m: False, timeout=4))
-    mute = await websockets.connect(f"{srv.ws_url}/ws/tables/{tid}", ping_interval=None,
-                                    close_timeout=1)
+    mute = await websockets.connect(
+        f"{srv.ws_url}/ws/tables/{tid}", ping_interval=None, close_timeout=1
+    )
     deaf = await DeafClient(srv.port, f"/ws/tables/{tid}").connect()  # reads, sends nothing
     assert orjson.loads(await mute.recv())["type"] == "state"
     assert orjson.loads(await asyncio.wait_for(mute.recv(), 3)) == {"type": "ping"}
@@ -65,8 +70,13 @@ async def test_a_client_that_answers_no_ping_is_dropped(live_server):
 
 
 async def test_a_socket_whose_backlog_does_not_move_is_dropped(live_server):
-    srv = await live_server(seeds=lambda t, m: 34, send_timeout=0.5, ping_interval=60,
-                            rate_per_second=1e5, rate_burst=100_000)
+    srv = await live_server(
+        seeds=lambda t, m: 34,
+        send_timeout=0.5,
+        ping_interval=60,
+        rate_per_second=1e5,
+        rate_burst=100_000,
+    )
     tid, clients, watcher = await start_match(srv, "moon", 4)
     for c in (*clients, watcher):
         await c.until(lambda m: m["type"] == "state" and m["view"] is not None)

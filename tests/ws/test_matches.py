@@ -49,11 +49,15 @@ class Published:
         await self.pubsub.aclose()
         doc = (await srv.live.store.load(tid)).doc
         log = await srv.live.store.action_log(tid, 1)
-        rs, states = states_by_version(doc["game"], doc["match_options"], len(doc["players"]),
-                                       doc["seed"], log)
+        rs, states = states_by_version(
+            doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
+        )
         assert all(set(p) == {"t", "v", "e"} for p in self.payloads)  # no view, no state
-        as_spectator = [{"type": "state", "v": p["v"], "view": {"seat": None}, "events": p["e"]}
-                        for p in self.payloads if p["t"] == tid]
+        as_spectator = [
+            {"type": "state", "v": p["v"], "view": {"seat": None}, "events": p["e"]}
+            for p in self.payloads
+            if p["t"] == tid
+        ]
         assert audit_messages(rs, states, as_spectator, "pub/sub") > 10
 
 

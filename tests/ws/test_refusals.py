@@ -52,30 +52,63 @@ async def refused(client, msg, code: str, http, tid) -> dict:
 async def test_o1_illegal_action_is_refused_with_no_change(table):
     srv, tid, clients, _, http = table
     mover, _ = turn(clients)
-    await refused(mover, {"type": "act", "cmd": "x1", "v": mover.latest["v"],
-                          "action": {"kind": "pass"}}, "illegal_action", http, tid)
-    await refused(mover, {"type": "act", "cmd": "x2", "v": mover.latest["v"],
-                          "action": {"kind": "fly"}}, "illegal_action", http, tid)
+    await refused(
+        mover,
+        {"type": "act", "cmd": "x1", "v": mover.latest["v"], "action": {"kind": "pass"}},
+        "illegal_action",
+        http,
+        tid,
+    )
+    await refused(
+        mover,
+        {"type": "act", "cmd": "x2", "v": mover.latest["v"], "action": {"kind": "fly"}},
+        "illegal_action",
+        http,
+        tid,
+    )
 
 
 async def test_o1_acting_out_of_turn_is_refused(table):
     srv, tid, clients, watcher, http = table
     mover, other = turn(clients)
     tile = other.latest["view"]["hand"][0]
-    await refused(other, {"type": "act", "cmd": "y1", "v": other.latest["v"],
-                          "action": {"kind": "play", "tile": tile, "end": "left"}},
-                  "not_your_turn", http, tid)
-    await refused(watcher, {"type": "act", "cmd": "y2", "v": watcher.latest["v"],
-                            "action": {"kind": "pass"}}, "not_your_turn", http, tid)
+    await refused(
+        other,
+        {
+            "type": "act",
+            "cmd": "y1",
+            "v": other.latest["v"],
+            "action": {"kind": "play", "tile": tile, "end": "left"},
+        },
+        "not_your_turn",
+        http,
+        tid,
+    )
+    await refused(
+        watcher,
+        {"type": "act", "cmd": "y2", "v": watcher.latest["v"], "action": {"kind": "pass"}},
+        "not_your_turn",
+        http,
+        tid,
+    )
 
 
 async def test_o1_playing_another_seats_tile_is_refused(table):
     srv, tid, clients, _, http = table
     mover, other = turn(clients)
     tile = other.latest["view"]["hand"][0]
-    answer = await refused(mover, {"type": "act", "cmd": "z1", "v": mover.latest["v"],
-                                   "action": {"kind": "play", "tile": tile, "end": "left"}},
-                           "illegal_action", http, tid)
+    answer = await refused(
+        mover,
+        {
+            "type": "act",
+            "cmd": "z1",
+            "v": mover.latest["v"],
+            "action": {"kind": "play", "tile": tile, "end": "left"},
+        },
+        "illegal_action",
+        http,
+        tid,
+    )
     assert "do not hold" in answer["message"]
 
 
@@ -83,10 +116,20 @@ async def test_stale_version_is_refused(table):
     srv, tid, clients, _, http = table
     mover, _ = turn(clients)
     legal = mover.latest["view"]["legal"][0]
-    await refused(mover, {"type": "act", "cmd": "s1", "v": mover.latest["v"] - 1,
-                          "action": legal}, "stale", http, tid)
-    await refused(mover, {"type": "act", "cmd": "s2", "v": mover.latest["v"] + 5,
-                          "action": legal}, "stale", http, tid)
+    await refused(
+        mover,
+        {"type": "act", "cmd": "s1", "v": mover.latest["v"] - 1, "action": legal},
+        "stale",
+        http,
+        tid,
+    )
+    await refused(
+        mover,
+        {"type": "act", "cmd": "s2", "v": mover.latest["v"] + 5, "action": legal},
+        "stale",
+        http,
+        tid,
+    )
 
 
 async def test_replayed_command_gets_its_first_answer_and_applies_once(table):
@@ -114,32 +157,52 @@ async def test_a_command_id_is_the_players_own(table):
     v = a.latest["v"]
     await a.send({"type": "act", "cmd": "same", "v": v, "action": a.latest["view"]["legal"][0]})
     assert await a.until(lambda m: m["type"] in ("ack", "error")) == {
-        "type": "ack", "cmd": "same", "v": v + 1}
+        "type": "ack",
+        "cmd": "same",
+        "v": v + 1,
+    }
     await b.until(lambda m: m["type"] == "state" and m["v"] == v + 1)
     assert b.my_turn()
-    await b.send({"type": "act", "cmd": "same", "v": v + 1,
-                  "action": b.latest["view"]["legal"][0]})
+    await b.send({"type": "act", "cmd": "same", "v": v + 1, "action": b.latest["view"]["legal"][0]})
     assert await b.until(lambda m: m["type"] in ("ack", "error")) == {
-        "type": "ack", "cmd": "same", "v": v + 2}
+        "type": "ack",
+        "cmd": "same",
+        "v": v + 2,
+    }
     assert await version(http, tid) >= v + 2
     log = await srv.live.store.action_log(tid, 1)
     assert [e["v"] for e in log if e["by"] == "player"] == [v + 1, v + 2]
 
 
-@pytest.mark.parametrize("raw", [
-    "not json",
-    "[1, 2]",
-    '{"type": "dance"}',
-    '{"type": "act", "cmd": 1, "v": 0, "action": {}}',
-    '{"type": "act", "cmd": "a", "v": "3", "action": {}}',
-    '{"type": "act", "cmd": "a", "v": true, "action": {}}',
-    '{"type": "act", "cmd": "a", "v": 3}',
-    '{"type": "sync", "v": -1}',
-    '{"type": "ping", "extra": 1}',
-    '{"type": "chat", "text": ""}',
-    '{"type": "chat", "text": "' + "x" * 5000 + '"}',
-], ids=["not-json", "array", "unknown-type", "cmd-int", "v-str", "v-bool", "missing-field",
-        "negative-v", "extra-field", "empty-chat", "oversized"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not json",
+        "[1, 2]",
+        '{"type": "dance"}',
+        '{"type": "act", "cmd": 1, "v": 0, "action": {}}',
+        '{"type": "act", "cmd": "a", "v": "3", "action": {}}',
+        '{"type": "act", "cmd": "a", "v": true, "action": {}}',
+        '{"type": "act", "cmd": "a", "v": 3}',
+        '{"type": "sync", "v": -1}',
+        '{"type": "ping", "extra": 1}',
+        '{"type": "chat", "text": ""}',
+        '{"type": "chat", "text": "' + "x" * 5000 + '"}',
+    ],
+    ids=[
+        "not-json",
+        "array",
+        "unknown-type",
+        "cmd-int",
+        "v-str",
+        "v-bool",
+        "missing-field",
+        "negative-v",
+        "extra-field",
+        "empty-chat",
+        "oversized",
+    ],
+)
 async def test_malformed_messages_get_bad_message(table, raw):
     srv, tid, clients, _, http = table
     await refused(clients[0], raw, "bad_message", http, tid)
@@ -150,8 +213,12 @@ async def test_malformed_messages_get_bad_message(table, raw):
 async def test_a_binary_frame_gets_bad_message_even_holding_a_valid_message(table):
     srv, tid, clients, _, http = table
     mover, _ = turn(clients)
-    move = {"type": "act", "cmd": "bin", "v": mover.latest["v"],
-            "action": mover.latest["view"]["legal"][0]}
+    move = {
+        "type": "act",
+        "cmd": "bin",
+        "v": mover.latest["v"],
+        "action": mover.latest["view"]["legal"][0],
+    }
     answer = await refused(mover, orjson.dumps(move), "bad_message", http, tid)
     assert "text" in answer["message"]
     await mover.send(move)  # the same as text is played
@@ -165,8 +232,9 @@ async def test_flood_is_rate_limited_and_changes_nothing(table):
     burst = srv.live.settings.rate_burst
     for i in range(burst + 10):
         await mover.send({"type": "act", "cmd": f"f{i}", "v": 0, "action": {"kind": "pass"}})
-    answers = [await mover.until(lambda m: m["type"] in ("ack", "error"))
-               for _ in range(burst + 10)]
+    answers = [
+        await mover.until(lambda m: m["type"] in ("ack", "error")) for _ in range(burst + 10)
+    ]
     assert sum(a["code"] == "rate_limited" for a in answers) >= 9
     assert all(a["type"] == "error" for a in answers)
     assert await version(http, tid) == before
@@ -188,14 +256,13 @@ async def test_bad_or_forged_token_is_refused(table):
 async def test_wrong_origin_is_refused(table, live_server):
     srv, tid, clients, _, http = table
     with pytest.raises(websockets.InvalidStatus):
-        await SeatClient(srv.ws_url, tid, clients[0].token).connect(
-            origin="http://evil.example")
+        await SeatClient(srv.ws_url, tid, clients[0].token).connect(origin="http://evil.example")
     with pytest.raises(websockets.InvalidStatus):  # trusted in the embedded mode only
-        await SeatClient(srv.ws_url, tid, clients[0].token).connect(
-            origin="http://localhost:8000")
+        await SeatClient(srv.ws_url, tid, clients[0].token).connect(origin="http://localhost:8000")
     other = await live_server(allowed_origins=["https://meja.example"])
     ok = await SeatClient(other.ws_url, tid, clients[0].token).connect(
-        origin="https://meja.example")
+        origin="https://meja.example"
+    )
     assert (await ok.recv())["type"] == "state"
     same = await SeatClient(srv.ws_url, tid, None).connect(origin=srv.url)
     assert (await same.recv())["type"] == "state"
@@ -212,14 +279,18 @@ async def test_spectator_and_unknown_table(live_server):
     await c.close()
 
 
-@pytest.mark.parametrize("since", ["%C2%B2", "%D9%A3", "9" * 5000, "-1", "1e3"],
-                         ids=["superscript-two", "arabic-three", "5000-digits", "minus", "exp"])
+@pytest.mark.parametrize(
+    "since",
+    ["%C2%B2", "%D9%A3", "9" * 5000, "-1", "1e3"],
+    ids=["superscript-two", "arabic-three", "5000-digits", "minus", "exp"],
+)
 async def test_a_version_not_in_ascii_digits_gets_a_fresh_state(live_server, since):
     srv = await live_server()
     async with httpx.AsyncClient(base_url=srv.url) as http:
         _, auth = await register(http, "Odd Digits")
-        tid = (await http.post("/api/tables", headers=auth,
-                               json={"game": "cross", "seats": 2})).json()["id"]
+        tid = (
+            await http.post("/api/tables", headers=auth, json={"game": "cross", "seats": 2})
+        ).json()["id"]
     async with websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?v={since}") as ws:
         msg = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
         # a fresh state, with the recent events a new socket gets (table_views.RECENT)

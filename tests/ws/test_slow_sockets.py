@@ -24,12 +24,23 @@ HISTORY = 520  # versions, more than a sync may reach back (event_stream_len 500
 async def server(tmp_path, live_redis_url, live_prefix):
     url, engine, cleanup = await new_database(tmp_path)
     await engine.dispose()
-    env = {"REDIS_URL": live_redis_url, "DATABASE_URL": url, "MEJA_KEY_PREFIX": live_prefix,
-           "MEJA_SECRET_KEY": "slow-sockets-key", "MEJA_DATA_DIR": str(tmp_path),
-           "MEJA_LOG_LEVEL": "warning", "MEJA_BOT_DELAY": "0", "MEJA_ROUND_PAUSE": "0",
-           "MEJA_TURN_SECONDS": "600", "MEJA_RATE_PER_SECOND": "200", "MEJA_RATE_BURST": "200",
-           "MEJA_STARTING_BALANCE": "10000000", "MEJA_BOT_STACK": "1000000",
-           "MEJA_BUY_IN_MAX_STAKES": "10000000", "MEJA_SEND_TIMEOUT": "2"}
+    env = {
+        "REDIS_URL": live_redis_url,
+        "DATABASE_URL": url,
+        "MEJA_KEY_PREFIX": live_prefix,
+        "MEJA_SECRET_KEY": "slow-sockets-key",
+        "MEJA_DATA_DIR": str(tmp_path),
+        "MEJA_LOG_LEVEL": "warning",
+        "MEJA_BOT_DELAY": "0",
+        "MEJA_ROUND_PAUSE": "0",
+        "MEJA_TURN_SECONDS": "600",
+        "MEJA_RATE_PER_SECOND": "200",
+        "MEJA_RATE_BURST": "200",
+        "MEJA_STARTING_BALANCE": "10000000",
+        "MEJA_BOT_STACK": "1000000",
+        "MEJA_BUY_IN_MAX_STAKES": "10000000",
+        "MEJA_SEND_TIMEOUT": "2",
+    }
     srv = await ServerProcess(env, tmp_path / "server.log").start()
     yield srv
     srv.stop()
@@ -41,8 +52,13 @@ async def long_table(srv) -> tuple[str, int]:
     it then waits for the player's move (a 600 s clock), so its version stays put."""
     async with httpx.AsyncClient(base_url=srv.url) as http:
         token, auth = await register(http, "Long Player")
-        tid = (await http.post("/api/tables", headers=auth, json={
-            "game": "gaple", "seats": 4, "options": {"stake": 1}})).json()["id"]
+        tid = (
+            await http.post(
+                "/api/tables",
+                headers=auth,
+                json={"game": "gaple", "seats": 4, "options": {"stake": 1}},
+            )
+        ).json()["id"]
         me = await SeatClient(srv.ws_url, tid, token).connect()
         r = await http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 1000000})
         assert r.status_code == 200, r.text
@@ -65,8 +81,12 @@ async def test_sockets_that_never_read_hold_a_bounded_memory(server):
 
     # max_queue=1: the client library stops reading its socket once it holds a message the
     # application has not taken, as with a page or a script that never reads
-    floods = [await websockets.connect(f"{server.ws_url}/ws/tables/{tid}", max_queue=1,
-                                       ping_interval=None, close_timeout=1) for _ in range(8)]
+    floods = [
+        await websockets.connect(
+            f"{server.ws_url}/ws/tables/{tid}", max_queue=1, ping_interval=None, close_timeout=1
+        )
+        for _ in range(8)
+    ]
 
     async def flood(ws) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):

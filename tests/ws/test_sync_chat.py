@@ -12,8 +12,12 @@ from tests.ws.client import SeatClient, register, start_match
 async def play_some(clients, moves: int) -> None:
     """The clients play ``moves`` versions further (random legal moves)."""
     target = max(c.latest["v"] for c in clients) + moves
-    await asyncio.gather(*(c.play(lambda m: m["v"] >= target
-                                  or m["table"]["status"] != "playing", 20) for c in clients))
+    await asyncio.gather(
+        *(
+            c.play(lambda m: m["v"] >= target or m["table"]["status"] != "playing", 20)
+            for c in clients
+        )
+    )
 
 
 async def test_sync_sends_exactly_the_missed_events(live_server):
@@ -30,10 +34,10 @@ async def test_sync_sends_exactly_the_missed_events(live_server):
 
     back = await SeatClient(srv.ws_url, tid, None).connect(since=seen)
     first = await back.until(lambda m: m["type"] == "state")
-    assert first["v"] >= now and first["events"][:len(missed)] == missed
+    assert first["v"] >= now and first["events"][: len(missed)] == missed
     await back.send({"type": "sync", "v": seen})
     again = await back.until(lambda m: m["type"] == "state")
-    assert again["events"][:len(missed)] == missed and "gap" not in again
+    assert again["events"][: len(missed)] == missed and "gap" not in again
     for c in (*clients, back):
         await c.close()
 
@@ -59,8 +63,9 @@ async def test_chat_reaches_every_socket_on_every_instance(live_server):
     two = await live_server()
     async with httpx.AsyncClient(base_url=one.url) as http:
         token, auth = await register(http, "Sari")
-        tid = (await http.post("/api/tables", headers=auth,
-                               json={"game": "cross", "seats": 2})).json()["id"]
+        tid = (
+            await http.post("/api/tables", headers=auth, json={"game": "cross", "seats": 2})
+        ).json()["id"]
         await http.post(f"/api/tables/{tid}/seats/1", headers=auth)
     talker = await SeatClient(one.ws_url, tid, token).connect()
     listener = await SeatClient(two.ws_url, tid, None).connect()

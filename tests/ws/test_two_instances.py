@@ -37,17 +37,25 @@ async def test_the_same_command_raced_through_two_instances_applies_once(live_se
     twin = await SeatClient(two.ws_url, tid, mover.token).connect()
     v = mover.latest["v"]
     await twin.until(lambda m: m["type"] == "state" and m["v"] == v)
-    msg = orjson.dumps({"type": "act", "cmd": "raced", "v": v,
-                        "action": mover.latest["view"]["legal"][0]}).decode()
+    msg = orjson.dumps(
+        {"type": "act", "cmd": "raced", "v": v, "action": mover.latest["view"]["legal"][0]}
+    ).decode()
     await asyncio.gather(mover.ws.send(msg), twin.ws.send(msg))
     answers = await asyncio.gather(
         mover.until(lambda m: m["type"] in ("ack", "error")),
-        twin.until(lambda m: m["type"] in ("ack", "error")))
+        twin.until(lambda m: m["type"] in ("ack", "error")),
+    )
     assert answers[0] == answers[1] == {"type": "ack", "cmd": "raced", "v": v + 1}
     log = await one.live.store.action_log(tid, 1)
     assert [e for e in log if e["by"] == "player"] == [
-        {"v": v + 1, "match_no": 1, "seat": log[0]["seat"], "by": "player",
-         "action": mover.latest["view"]["legal"][0]}]
+        {
+            "v": v + 1,
+            "match_no": 1,
+            "seat": log[0]["seat"],
+            "by": "player",
+            "action": mover.latest["view"]["legal"][0],
+        }
+    ]
     assert (await one.live.store.load(tid)).v == v + 1
     for c in (*clients, twin):
         await c.close()
@@ -79,13 +87,15 @@ async def test_restart_mid_match_loses_and_repeats_nothing(live_server):
     # the spectator's events, across both connections, are the table's events exactly once
     states = [m for m in watcher.messages if m["type"] == "state"]
     # a fresh connect without ?v= shows the events of the last versions up to its state's
-    recent = await second.live.redis.xrevrange(second.live.keys.events(tid),
-                                               f"{states[0]['v']}-0", "-", count=RECENT)
+    recent = await second.live.redis.xrevrange(
+        second.live.keys.events(tid), f"{states[0]['v']}-0", "-", count=RECENT
+    )
     assert states[0]["events"] == [e for _, f in reversed(recent) for e in orjson.loads(f[b"e"])]
     assert states[0]["events"]
     got = [e for m in states[1:] for e in m["events"]]
-    rows = await second.live.redis.xrange(second.live.keys.events(tid),
-                                          f"{states[0]['v'] + 1}-0", "+")
+    rows = await second.live.redis.xrange(
+        second.live.keys.events(tid), f"{states[0]['v'] + 1}-0", "+"
+    )
     stream = [e for _, fields in rows for e in orjson.loads(fields[b"e"])]
     assert got == stream
     assert not any(m.get("gap") for m in states)

@@ -18,8 +18,12 @@ from typing import Any
 from . import cross, gaple, mexican_train, moon
 
 Bot = Callable[[dict[str, Any], random.Random], dict[str, Any]]
-BOTS: dict[str, Bot] = {"gaple": gaple.choose, "moon": moon.choose, "cross": cross.choose,
-                        "mexican_train": mexican_train.choose}
+BOTS: dict[str, Bot] = {
+    "gaple": gaple.choose,
+    "moon": moon.choose,
+    "cross": cross.choose,
+    "mexican_train": mexican_train.choose,
+}
 
 
 def choose(game: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

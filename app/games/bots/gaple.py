@@ -36,8 +36,9 @@ def _new_ends(tile: T.Tile, end: str, ends: dict[str, int] | None) -> tuple[int,
     return ends["left"], T.other_end(tile, ends["right"])
 
 
-def _score(action: dict[str, Any], hand: list[T.Tile], seen: list[T.Tile],
-           ends: dict[str, int] | None) -> float:
+def _score(
+    action: dict[str, Any], hand: list[T.Tile], seen: list[T.Tile], ends: dict[str, int] | None
+) -> float:
     tile = T.tile(*action["tile"])
     rest = T.remove(tuple(hand), tile)
     if not rest:

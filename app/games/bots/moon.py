@@ -38,8 +38,11 @@ def _unknown(view: dict[str, Any], hand: list[Tile]) -> set[Tile]:
 def expected_tricks(hand: list[Tile], trump: K.Trump, unknown: set[Tile]) -> float:
     """A rough count of the tricks this hand takes with this trump: trumps with few unknown
     trumps above them, and side-suit doubles (the top of their suit) that may survive a ruff."""
-    mine = sorted((t for t in hand if K.is_trump(t, trump)),
-                  key=lambda t: K.rank(t, K.TRUMP, trump), reverse=True)
+    mine = sorted(
+        (t for t in hand if K.is_trump(t, trump)),
+        key=lambda t: K.rank(t, K.TRUMP, trump),
+        reverse=True,
+    )
     out_trumps = [t for t in unknown if K.is_trump(t, trump)]
     total = 0.0
     for i, t in enumerate(mine):
@@ -51,8 +54,11 @@ def expected_tricks(hand: list[Tile], trump: K.Trump, unknown: set[Tile]) -> flo
         if K.is_trump(t, trump):
             continue
         suit = K.led_suit(t, trump)
-        higher = [u for u in unknown
-                  if K.follows(u, suit, trump) and K.rank(u, suit, trump) > K.rank(t, suit, trump)]
+        higher = [
+            u
+            for u in unknown
+            if K.follows(u, suit, trump) and K.rank(u, suit, trump) > K.rank(t, suit, trump)
+        ]
         if not higher:
             total += 0.9 - 0.4 * ruff_risk
         elif len(higher) == 1 and len(mine) >= 3:

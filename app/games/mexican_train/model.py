@@ -100,9 +100,16 @@ class State:
         return MEXICAN if k == self.n else k
 
 
-def deal_round(options: JSON, n: int, seed: int, round_no: int, totals: Sequence[int],
-               rounds_log: Sequence[JSON], hands: Deal | None = None,
-               stock: Sequence[RawTile] | None = None) -> tuple[State, tuple[JSON, ...]]:
+def deal_round(
+    options: JSON,
+    n: int,
+    seed: int,
+    round_no: int,
+    totals: Sequence[int],
+    rounds_log: Sequence[JSON],
+    hands: Deal | None = None,
+    stock: Sequence[RawTile] | None = None,
+) -> tuple[State, tuple[JSON, ...]]:
     """Deal a round and place its engine (T-1, T-3); the state is ready for the first turn.
 
     Nobody decides anything here: the holder of the engine places it, or, when nobody holds
@@ -118,8 +125,15 @@ def deal_round(options: JSON, n: int, seed: int, round_no: int, totals: Sequence
     engine = (number, number)
     held = list(dealt)
     bone = list(rest)
-    events: list[JSON] = [{"type": "dealt", "round": round_no, "engine": number,
-                           "hand_counts": [len(h) for h in held], "boneyard": len(bone)}]
+    events: list[JSON] = [
+        {
+            "type": "dealt",
+            "round": round_no,
+            "engine": number,
+            "hand_counts": [len(h) for h in held],
+            "boneyard": len(bone),
+        }
+    ]
     holder = next((s for s in range(n) if engine in held[s]), None)
     drawn_for = holder is None
     if holder is not None:
@@ -133,14 +147,29 @@ def deal_round(options: JSON, n: int, seed: int, round_no: int, totals: Sequence
         else:
             held[seat] = T.sort_hand(held[seat] + (drawn,))
             seat = (seat + 1) % n
-    events.append({"type": "engine_placed", "seat": holder, "tile": [number, number],
-                   "drawn": drawn_for})
+    events.append(
+        {"type": "engine_placed", "seat": holder, "tile": [number, number], "drawn": drawn_for}
+    )
     first = (holder + 1) % n
     state = State(
-        options=options, seed=seed, round_no=round_no, engine_by=holder, hands=tuple(held),
-        boneyard=tuple(bone), trains=((),) * (n + 1), markers=(False,) * n, turn=first,
-        first_turn=(True,) * n, run=options["first_turn_multi"], played=0, extra=False,
-        drawn=None, uncovered=(), passes=0, totals=tuple(totals), rounds_log=tuple(rounds_log),
+        options=options,
+        seed=seed,
+        round_no=round_no,
+        engine_by=holder,
+        hands=tuple(held),
+        boneyard=tuple(bone),
+        trains=((),) * (n + 1),
+        markers=(False,) * n,
+        turn=first,
+        first_turn=(True,) * n,
+        run=options["first_turn_multi"],
+        played=0,
+        extra=False,
+        drawn=None,
+        uncovered=(),
+        passes=0,
+        totals=tuple(totals),
+        rounds_log=tuple(rounds_log),
         result=None,
     )
     return state, tuple(events)

@@ -40,18 +40,31 @@ SIMPLE: dict[str, TrainAction] = {"draw": DRAW, "pass": PASS, "end_turn": END_TU
 
 
 class MexicanTrain(Ruleset[State, TrainAction]):
-    descriptor = GameDescriptor("mexican_train", 2, 8, options=(
-        Option("rounds", 13, 1, 13, help=True),
-        Option("first_turn_multi", True, help=True),
-        Option("doubles", "satisfy", choices=("satisfy", "chain"))))
+    descriptor = GameDescriptor(
+        "mexican_train",
+        2,
+        8,
+        options=(
+            Option("rounds", 13, 1, 13, help=True),
+            Option("first_turn_multi", True, help=True),
+            Option("doubles", "satisfy", choices=("satisfy", "chain")),
+        ),
+    )
     state_type = State
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
         self.check_seats(n_seats)
         return self.descriptor.parse(options)
 
-    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
-                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
+    def new_state(
+        self,
+        options: Mapping[str, Any],
+        n_seats: int,
+        seed: int,
+        *,
+        hands: Deal | None = None,
+        stock: Sequence[RawTile] | None = None,
+    ) -> State:
         opts = self.parse_options(options, n_seats)
         state, _ = deal_round(opts, n_seats, seed, 1, [0] * n_seats, (), hands, stock)
         return state
@@ -112,8 +125,9 @@ class MexicanTrain(Ruleset[State, TrainAction]):
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None
-        return Outcome(winners=tuple(state.result["winners"]), scores=state.totals,
-                       detail=state.result)
+        return Outcome(
+            winners=tuple(state.result["winners"]), scores=state.totals, detail=state.result
+        )
 
     def view(self, state: State, seat: int | None) -> JSON:
         """O-2: own hand, every train, counts and scores; hands only via round_over events."""
@@ -133,15 +147,24 @@ class MexicanTrain(Ruleset[State, TrainAction]):
             "hand": T.hand_json(state.hands[seat]) if seat is not None else None,
             "drawn": {"tile": list(state.drawn)} if own and state.drawn else None,
             "trains": [
-                {"seat": k, "tiles": [list(p) for p in state.trains[k]], "open_end": state.end(k),
-                 "marker": state.markers[k], "started": bool(state.trains[k])}
+                {
+                    "seat": k,
+                    "tiles": [list(p) for p in state.trains[k]],
+                    "open_end": state.end(k),
+                    "marker": state.markers[k],
+                    "started": bool(state.trains[k]),
+                }
                 for k in range(n)
             ],
-            "mexican": {"tiles": [list(p) for p in state.trains[n]], "open_end": state.end(n),
-                        "beside_hub": n == 8},
+            "mexican": {
+                "tiles": [list(p) for p in state.trains[n]],
+                "open_end": state.end(n),
+                "beside_hub": n == 8,
+            },
             "must_cover": must,
-            "uncovered": [{"train": state.train_name(k), "number": state.end(k)}
-                          for k in state.uncovered],
+            "uncovered": [
+                {"train": state.train_name(k), "number": state.end(k)} for k in state.uncovered
+            ],
             "first_turn": list(state.first_turn),
             "turn": {"extra": state.extra, "played": state.played, "run": state.run},
             "boneyard": len(state.boneyard),

@@ -99,8 +99,15 @@ def _play(s: State, seat: int, action: Play) -> Step[State]:
     if double:
         uncovered += (k,)
     new = evolve(
-        s, trains=tuple(trains), hands=tuple(hands), markers=tuple(markers), drawn=None,
-        played=s.played + 1, uncovered=uncovered, passes=0, extra=double,
+        s,
+        trains=tuple(trains),
+        hands=tuple(hands),
+        markers=tuple(markers),
+        drawn=None,
+        played=s.played + 1,
+        uncovered=uncovered,
+        passes=0,
+        extra=double,
     )
     events = [event]
     if not hands[seat]:  # T-10: going out, even on a double
@@ -123,7 +130,12 @@ def _end_turn(s: State, seat: int, events: list[JSON]) -> Step[State]:
     if not first[nxt] and any(not h for h in s.hands):  # T-10: first turns are all taken
         return _round_over(s, "out", events)
     new = evolve(
-        s, turn=nxt, first_turn=tuple(first), played=0, extra=False, drawn=None,
+        s,
+        turn=nxt,
+        first_turn=tuple(first),
+        played=0,
+        extra=False,
+        drawn=None,
         run=s.options["first_turn_multi"] and first[nxt] and not s.uncovered,
     )
     return Step(new, tuple(events))
@@ -133,9 +145,14 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step[State]:
     """T-12: each player scores the pips left in hand (0 for who went out); T-13 deals on."""
     scores = [T.hand_pips(h) for h in s.hands]
     totals = [a + b for a, b in zip(s.totals, scores, strict=True)]
-    record = {"round": s.round_no, "engine": s.engine, "ending": ending,
-              "out": [x for x, h in enumerate(s.hands) if not h],
-              "scores": scores, "totals": totals}
+    record = {
+        "round": s.round_no,
+        "engine": s.engine,
+        "ending": ending,
+        "out": [x for x, h in enumerate(s.hands) if not h],
+        "scores": scores,
+        "totals": totals,
+    }
     log = s.rounds_log + (record,)
     detail = {**record, "hands": [T.hand_json(h) for h in s.hands]}
     events.append({"type": "round_over", **detail})
@@ -144,10 +161,11 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step[State]:
         new, dealt = deal_round(s.options, s.n, s.seed, s.round_no + 1, totals, log)
         return Step(new, (*events, *dealt), (), rounds)
     best = min(totals)
-    result = {"winners": [x for x, v in enumerate(totals) if v == best], "totals": totals,
-              "rounds": [dict(r) for r in log]}
+    result = {
+        "winners": [x for x, v in enumerate(totals) if v == best],
+        "totals": totals,
+        "rounds": [dict(r) for r in log],
+    }
     events.append({"type": "match_over", "winners": result["winners"], "totals": totals})
-    final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log, drawn=None,
-                   result=result)
+    final = evolve(s, turn=None, totals=tuple(totals), rounds_log=log, drawn=None, result=result)
     return Step(final, tuple(events), (), rounds)
-

@@ -65,7 +65,8 @@ class Moon(Ruleset[State, MoonAction]):
     # ``players`` follows from the seat count (M-13), so the creator never sets it; it is still
     # accepted (and checked) from callers that name it.
     descriptor = GameDescriptor(
-        "moon", 3, 4, options=(Option("first_lead_trump", False, help=True),))
+        "moon", 3, 4, options=(Option("first_lead_trump", False, help=True),)
+    )
     state_type = State
 
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
@@ -78,18 +79,43 @@ class Moon(Ruleset[State, MoonAction]):
         rest = {k: v for k, v in options.items() if k != "players"}
         return {"players": players, **self.descriptor.parse(rest)}
 
-    def new_state(self, options: Mapping[str, Any], n_seats: int, seed: int, *,
-                  hands: Deal | None = None, stock: Sequence[RawTile] | None = None) -> State:
+    def new_state(
+        self,
+        options: Mapping[str, Any],
+        n_seats: int,
+        seed: int,
+        *,
+        hands: Deal | None = None,
+        stock: Sequence[RawTile] | None = None,
+    ) -> State:
         opts = self.parse_options(options, n_seats)
         dealt, widow = deal(seed, n_seats, 1, 0, hands, stock)
         return State(
-            options=opts, seed=seed, phase=Phase.BIDDING, round_no=1, redeal_no=0,
+            options=opts,
+            seed=seed,
+            phase=Phase.BIDDING,
+            round_no=1,
+            redeal_no=0,
             first_bidder=rng_for(seed, "first_bidder").randrange(n_seats),  # M-4
-            hands=dealt, widow=widow, discard=(), bids=(), bidder=None, contract=None,
-            trump=None, trick=None, tricks=(), scores=(0,) * S.n_sides(n_seats),
-            tally={"rounds": 0, "redeals": 0, "made": 0, "failed": 0,
-                   **{f"contract_{v}": 0 for v in B.BID_VALUES}},
-            last_round=None, result=None,
+            hands=dealt,
+            widow=widow,
+            discard=(),
+            bids=(),
+            bidder=None,
+            contract=None,
+            trump=None,
+            trick=None,
+            tricks=(),
+            scores=(0,) * S.n_sides(n_seats),
+            tally={
+                "rounds": 0,
+                "redeals": 0,
+                "made": 0,
+                "failed": 0,
+                **{f"contract_{v}": 0 for v in B.BID_VALUES},
+            },
+            last_round=None,
+            result=None,
         )
 
     # --- whose turn, and what they may do ----------------------------------------------------
@@ -146,8 +172,13 @@ class Moon(Ruleset[State, MoonAction]):
 
     def refusal(self, state: State, seat: int, action: MoonAction) -> str:
         phase = state.phase
-        wanted = {BidAction: Phase.BIDDING, Pass: Phase.BIDDING, NameTrump: Phase.TRUMP,
-                  Discard: Phase.DISCARD, Play: Phase.PLAY}[type(action)]
+        wanted = {
+            BidAction: Phase.BIDDING,
+            Pass: Phase.BIDDING,
+            NameTrump: Phase.TRUMP,
+            Discard: Phase.DISCARD,
+            Play: Phase.PLAY,
+        }[type(action)]
         if phase is not wanted:
             return f"it is the {phase.value} phase: you cannot {action.kind} now"
         if isinstance(action, BidAction):
@@ -172,26 +203,36 @@ class Moon(Ruleset[State, MoonAction]):
             return self._name_trump(state, seat, action.suit)
         if isinstance(action, Discard):
             hands = _without(state.hands, seat, action.tile)
-            new = dataclasses.replace(state, hands=hands, discard=(action.tile,),
-                                      phase=Phase.PLAY, trick=Trick(seat, (), None))
+            new = dataclasses.replace(
+                state,
+                hands=hands,
+                discard=(action.tile,),
+                phase=Phase.PLAY,
+                trick=Trick(seat, (), None),
+            )
             return Step(new, ({"type": "discarded", "seat": seat},))
         return self._play(state, seat, action.tile)
 
     def _bid(self, state: State, seat: int, action: BidAction | Pass) -> Step[State]:
         value = action.value if isinstance(action, BidAction) else None
         bids = state.bids + (B.Bid(seat, value),)
-        event = ({"type": "bid", "seat": seat, "value": value} if value is not None
-                 else {"type": "passed", "seat": seat})
+        event = (
+            {"type": "bid", "seat": seat, "value": value}
+            if value is not None
+            else {"type": "passed", "seat": seat}
+        )
         if not B.is_over(bids, state.n):
             return Step(dataclasses.replace(state, bids=bids), (event,))
         won = B.contract(bids, state.n)
         if won is None:  # M-5: everybody passed
             tally = {**state.tally, "redeals": state.tally["redeals"] + 1}
-            new = _new_deal(dataclasses.replace(state, tally=tally),
-                            state.round_no, state.redeal_no + 1)
+            new = _new_deal(
+                dataclasses.replace(state, tally=tally), state.round_no, state.redeal_no + 1
+            )
             return Step(new, (event, {"type": "all_passed"}, _dealt_event(new)))
-        new = dataclasses.replace(state, bids=bids, bidder=won.seat, contract=won.value,
-                                  phase=Phase.TRUMP)
+        new = dataclasses.replace(
+            state, bids=bids, bidder=won.seat, contract=won.value, phase=Phase.TRUMP
+        )
         return Step(new, (event, {"type": "contract", "seat": won.seat, "value": won.value}))
 
     def _name_trump(self, state: State, seat: int, trump: K.Trump) -> Step[State]:
@@ -199,11 +240,13 @@ class Moon(Ruleset[State, MoonAction]):
         if state.widow:  # M-13: the bid winner takes the widow, then discards one
             hands = list(state.hands)
             hands[seat] = T.sort_hand(hands[seat] + state.widow)
-            new = dataclasses.replace(state, trump=trump, hands=tuple(hands), widow=(),
-                                      phase=Phase.DISCARD)
+            new = dataclasses.replace(
+                state, trump=trump, hands=tuple(hands), widow=(), phase=Phase.DISCARD
+            )
             return Step(new, (*events, {"type": "widow_taken", "seat": seat}))
-        new = dataclasses.replace(state, trump=trump, phase=Phase.PLAY,
-                                  trick=Trick(seat, (), None))  # M-7
+        new = dataclasses.replace(
+            state, trump=trump, phase=Phase.PLAY, trick=Trick(seat, (), None)
+        )  # M-7
         return Step(new, events)
 
     def _play(self, state: State, seat: int, t: T.Tile) -> Step[State]:
@@ -217,8 +260,7 @@ class Moon(Ruleset[State, MoonAction]):
         winner = (trick.leader + K.winning_index(played, state.named_trump)) % state.n  # M-9
         done = Trick(trick.leader, played, winner)
         tricks = state.tricks + (done,)
-        new = dataclasses.replace(state, hands=hands, tricks=tricks,
-                                  trick=Trick(winner, (), None))
+        new = dataclasses.replace(state, hands=hands, tricks=tricks, trick=Trick(winner, (), None))
         won = {"type": "trick_won", "seat": winner, "number": len(tricks)}
         if len(tricks) < S.TRICKS:
             return Step(new, (play, won))
@@ -233,10 +275,16 @@ class Moon(Ruleset[State, MoonAction]):
             tricks[S.side_of(trick.taker, n)] += 1
         score = S.score_round(state.scores, side, contract, tricks)
         summary = {
-            "round": state.round_no, "bidder": bidder, "side": side,
-            "contract": state.contract, "trump": state.trump, "tricks": tricks,
-            "made": score.made, "moon": score.moon,
-            "deltas": list(score.deltas), "scores": list(score.scores),
+            "round": state.round_no,
+            "bidder": bidder,
+            "side": side,
+            "contract": state.contract,
+            "trump": state.trump,
+            "tricks": tricks,
+            "made": score.made,
+            "moon": score.moon,
+            "deltas": list(score.deltas),
+            "scores": list(score.scores),
         }
         over = {"type": "round_over", **summary}
         rounds = (RoundResult(state.round_no, None, None, None, summary),)
@@ -283,8 +331,10 @@ class Moon(Ruleset[State, MoonAction]):
         for s in range(n):
             by_side[S.side_of(s, n)] += by_seat[s]
         high = B.high_bid(state.bids)
-        tricks = [{"leader": done.leader, "tiles": T.hand_json(done.tiles), "winner": done.winner}
-                  for done in state.tricks]
+        tricks = [
+            {"leader": done.leader, "tiles": T.hand_json(done.tiles), "winner": done.winner}
+            for done in state.tricks
+        ]
         own_discard = seat is not None and seat == state.bidder and state.discard
         return {
             **self.view_header(state, seat),
@@ -304,8 +354,14 @@ class Moon(Ruleset[State, MoonAction]):
             "discarded": bool(state.discard),
             "my_discard": {"tile": T.to_json(state.discard[0])} if own_discard else None,
             "leader": trick.leader if trick else None,
-            "trick": ([{"seat": (trick.leader + i) % n, "tile": T.to_json(t)}
-                       for i, t in enumerate(trick.tiles)] if trick else []),
+            "trick": (
+                [
+                    {"seat": (trick.leader + i) % n, "tile": T.to_json(t)}
+                    for i, t in enumerate(trick.tiles)
+                ]
+                if trick
+                else []
+            ),
             "tricks": tricks,
             "last_trick": tricks[-1] if tricks else None,
             "tricks_won": by_side,
@@ -358,15 +414,30 @@ def _new_deal(state: State, round_no: int, redeal_no: int) -> State:
     """A fresh deal; the first bidder moves one seat on with every deal (M-4, M-5)."""
     hands, widow = deal(state.seed, state.n, round_no, redeal_no)
     return dataclasses.replace(
-        state, phase=Phase.BIDDING, round_no=round_no, redeal_no=redeal_no,
-        first_bidder=(state.first_bidder + 1) % state.n, hands=hands, widow=widow, discard=(),
-        bids=(), bidder=None, contract=None, trump=None, trick=None, tricks=(),
+        state,
+        phase=Phase.BIDDING,
+        round_no=round_no,
+        redeal_no=redeal_no,
+        first_bidder=(state.first_bidder + 1) % state.n,
+        hands=hands,
+        widow=widow,
+        discard=(),
+        bids=(),
+        bidder=None,
+        contract=None,
+        trump=None,
+        trick=None,
+        tricks=(),
     )
 
 
 def _dealt_event(state: State) -> JSON:
-    return {"type": "dealt", "round": state.round_no, "redeal": state.redeal_no,
-            "first_bidder": state.first_bidder}
+    return {
+        "type": "dealt",
+        "round": state.round_no,
+        "redeal": state.redeal_no,
+        "first_bidder": state.first_bidder,
+    }
 
 
 RULESET = Moon()

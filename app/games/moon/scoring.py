@@ -50,8 +50,7 @@ def score_round(
     if made and bid == SHOOT:
         return RoundScore(tuple(scores), (0,) * len(scores), True, True)
     deltas = tuple(
-        (tricks[s] if made else -bid) if s == bidder_side else tricks[s]
-        for s in range(len(scores))
+        (tricks[s] if made else -bid) if s == bidder_side else tricks[s] for s in range(len(scores))
     )
     new = tuple(a + d for a, d in zip(scores, deltas, strict=True))
     return RoundScore(new, deltas, made, False)

@@ -131,8 +131,14 @@ def tile_set(n_seats: int) -> tuple[Tile, ...]:
     return T.DOUBLE_SIX if n_seats == 4 else THREE_HANDED_SET
 
 
-def deal(seed: int, n_seats: int, round_no: int, redeal_no: int, hands: Deal | None = None,
-         stock: Sequence[RawTile] | None = None) -> tuple[tuple[Hand, ...], tuple[Tile, ...]]:
+def deal(
+    seed: int,
+    n_seats: int,
+    round_no: int,
+    redeal_no: int,
+    hands: Deal | None = None,
+    stock: Sequence[RawTile] | None = None,
+) -> tuple[tuple[Hand, ...], tuple[Tile, ...]]:
     """(hands, widow) of one deal: all 28 tiles with four players (M-2), 7 each and a one-tile
     widow with three (M-13). ``hands``/``stock`` give an exact deal (ValueError when invalid)."""
     tiles = tile_set(n_seats)
