@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Test processes (pytest-xdist): one per core; JOBS=0 runs in this process (pdb, prints).
+JOBS ?= auto
+PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 .PHONY: run test check lint system-deps bench simulate clean
 
@@ -37,12 +40,12 @@ lint: $(STAMP) system-deps
 
 # Everything CI runs (.ci/run): the checks above and the whole suite, browsers included.
 test: lint
-	$(PY) -m pytest -q
+	$(PYTEST)
 
 # The inner loop, a couple of minutes: the checks and the tests that start no server (the
 # rules, the table document, the store and the database); `make test` before a merge.
 check: lint
-	$(PY) -m pytest -q -m "not e2e and not slow" tests/games tests/test_architecture.py \
+	$(PYTEST) -m "not e2e and not slow" tests/games tests/test_architecture.py \
 	  tests/services/test_table_doc.py tests/store tests/db
 
 simulate: $(STAMP)

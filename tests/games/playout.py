@@ -174,6 +174,7 @@ def playout(
     check_every: int = 1,
     events_every: int = 1,
     refuse_every: int = 1,
+    validate_every: int = 1,
     extra: Callable[[Any, tuple, Any, Any], None] | None = None,
     max_steps: int = 1_000_000,
 ):
@@ -181,7 +182,10 @@ def playout(
 
     ``check_every``: the full ``check_state`` on every such state besides the first, the last and
     those after a notable step; ``events_every``: the events check on every such step and every
-    notable one; ``refuse_every``: the refusal checks on every such step.
+    notable one; ``refuse_every``: the refusal checks on every such step; ``validate_every``: the
+    chosen move goes through the public ``apply`` on every such step, and straight to ``_apply``
+    (the contract's hook for an action known to be legal) on the others, which saves Moon and
+    Mexican Train listing the legal actions twice a move in long sweeps.
     ``extra(state, legal, action, step)``: a game's own checks of each step (state before it).
     """
     rng = random.Random(seed)
@@ -201,7 +205,10 @@ def playout(
             if step_no % refuse_every == 0:
                 refusals.check(state, seat, legal)
             action = rng.choice(legal)
-            step = rs.apply(state, seat, action)
+            if step_no % validate_every == 0:
+                step = rs.apply(state, seat, action)
+            else:
+                step = rs._apply(state, seat, action)
             notable = any(e["type"] in NOTABLE_EVENTS for e in step.events)
             if notable or step_no % events_every == 0:
                 check_events(rs, step)

@@ -243,14 +243,20 @@ CASES = [
 
 
 def sweep(game: str, n: int, seeds: range, sparse: int | None = None) -> None:
-    """Play the seeded random matches ``seeds``. ``sparse`` (long sweeps): the full, events and
-    refusal checks only on every such step (and the notable ones), no fully checked match."""
+    """Play the seeded random matches ``seeds``. ``sparse`` (long sweeps): the full, events,
+    refusal and move-validation checks only on every such step (and the notable ones), and no
+    fully checked match."""
     rs = get_ruleset(game)
     hooks = SWEEPS.get(game, Sweep)(rs, n)
     for seed in seeds:
         options = hooks.options(seed)
         if sparse is not None:
-            every = dict(check_every=sparse, events_every=sparse, refuse_every=sparse)
+            every = dict(
+                check_every=sparse,
+                events_every=sparse,
+                refuse_every=sparse,
+                validate_every=sparse,
+            )
         elif seed % FULL_MATCH_EVERY == 0:
             every = dict(check_every=1, refuse_every=1)
         else:
@@ -286,7 +292,7 @@ def test_every_game_is_swept():
     assert set(SWEEPS) <= set(available())
 
 
-MOON_CHUNK = 250  # matches per test, so that parallel workers can share the sweep
+MOON_CHUNK = 200  # matches per test, so that parallel workers can share the sweep evenly
 
 
 @pytest.mark.slow
