@@ -46,7 +46,7 @@ class Live:
     """The process's services, built at start-up."""
 
     def __init__(self, settings: Settings, redis, seeds: Callable[[str, int], int] | None, db=None):
-        from .ws.endpoint import deliver
+        from .ws.endpoint import Watchdog, deliver
 
         self.settings = settings
         self.redis = redis
@@ -86,6 +86,7 @@ class Live:
         self.hub = Hub(
             redis, self.keys, self.store, lambda tid, msg, socks: deliver(self, tid, msg, socks)
         )
+        self.watchdog = Watchdog(self.hub, settings)
         self.sweeper = Sweeper(
             redis,
             self.keys,

@@ -4,7 +4,7 @@ database for every table (app/store/outbox.py).
 Every server process runs a consumer by default. A busy deployment runs this command as its
 own service instead and sets ``MEJA_OUTBOX_CONSUMER=false`` on the web replicas: the consumer
 then has an event loop to itself, so its database round trips do not queue behind thousands of
-sockets (bench/README.md, issue 10). Several of these may run; the consumer group shares the
+sockets (bench/README.md). Several of these may run; the consumer group shares the
 entries among them. SIGTERM or Ctrl-C stops reading and settles what this worker holds.
 """
 

@@ -5,7 +5,7 @@
 Runs bench/engine.py (rules engine, no I/O), bench/load.py (real players on real sockets
 against the real server, Redis and database) and bench/connections.py (idle connected
 players), each in its own process, and prints their headline figures in one table. The full
-sizes of issue 10 (750 tables, 20,000 players) are in bench/README.md; this is the quick look.
+sizes (750 tables, 20,000 players) are in bench/README.md; this is the quick look.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def _plain(tp: Any) -> bool:
 @cache
 def _dumper(tp: Any) -> Callable[[Any], Any]:
     """A dump specialised by the type hints (built once per type): a state is dumped on every
-    live move, and walking it generically cost several times more (issue 10)."""
+    live move, and walking it generically cost several times more (bench/README.md)."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if _plain(tp):
         return _same

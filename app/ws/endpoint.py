@@ -22,7 +22,8 @@ No socket outlives its client, so file descriptors cannot be used up:
   server answers and checks them itself), and uvicorn's own pong deadline ends in a graceful
   close, which waits for the peer to read what is queued: a peer that reads nothing keeps its
   descriptor for good. The deadline must be the app's.
-"Dropped" is an abort (TCP reset, ``_abort``): a close frame would wait behind the backlog.
+"Dropped" is an abort (TCP reset, ``_transport``): a close frame would wait behind the
+backlog. One ``Watchdog`` per process checks the sockets (no timer or task per socket).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ PING = orjson.dumps({"type": "ping"})
 class Conn:
     """One socket. Outgoing messages wait in a plain list as JSON bytes; a writer task sends
     them and ends when none is left, so an idle socket holds no task, queue or future (its
-    memory matters at 20,000 sockets, issue 10), only the timer of its deadlines."""
+    memory matters at 20,000 sockets, bench/README.md). Its deadlines are checked by the
+    process's ``Watchdog``."""
 
     __slots__ = (
         "ws",
@@ -64,7 +66,6 @@ class Conn:
         "_closing",
         "_sending",
         "_pinged",
-        "_timer",
     )
 
     def __init__(self, ws: WebSocket, player: dict | None, settings):
@@ -78,10 +79,8 @@ class Conn:
         self._writer: asyncio.Task | None = None
         self._closing = False
         self._sending: float | None = None  # when the send in progress began
-        loop = asyncio.get_running_loop()
-        self.heard = loop.time()  # the client's last message
+        self.heard = asyncio.get_running_loop().time()  # the client's last message
         self._pinged = False
-        self._timer = loop.call_later(self._tick(), self._check)
 
     @property
     def last_v(self) -> int:
@@ -144,16 +143,10 @@ class Conn:
             self._sending = None
             self._writer = None
 
-    def _tick(self) -> float:
+    def check(self, now: float) -> None:
+        """Drop the socket if its backlog does not move or its client stays silent past its
+        ping; ping a client silent for ``ping_interval``."""
         s = self.settings
-        return min(s.send_timeout, s.ping_interval, s.ping_timeout) / 2
-
-    def _check(self) -> None:
-        """Every tick: drop a socket whose backlog does not move or whose client stays silent
-        past its ping; ping a client silent for ``ping_interval``."""
-        s = self.settings
-        loop = asyncio.get_running_loop()
-        now = loop.time()
         if self._sending is not None and now - self._sending > s.send_timeout:
             return self._abort()
         silent = now - self.heard
@@ -162,7 +155,6 @@ class Conn:
         if silent > s.ping_interval and not self._pinged:
             self._pinged = True
             self.push_json(PING)
-        self._timer = loop.call_later(self._tick(), self._check)
 
     def _abort(self) -> None:
         self._closing = True
@@ -181,12 +173,35 @@ class Conn:
 
     async def stop(self) -> None:
         self._closing = True
-        self._timer.cancel()
         writer = self._writer
         if writer is not None:
             writer.cancel()
             with contextlib.suppress(BaseException):
                 await writer
+
+
+class Watchdog:
+    """Checks every socket of the process (``Conn.check``) every tick, with one timer while
+    any is open: a timer per socket cost some 300 bytes each."""
+
+    def __init__(self, hub: Any, settings: Any) -> None:
+        self.hub, self.settings = hub, settings
+        self._timer: asyncio.TimerHandle | None = None
+
+    def arm(self) -> None:
+        if self._timer is None:
+            s = self.settings
+            tick = min(s.send_timeout, s.ping_interval, s.ping_timeout) / 2
+            self._timer = asyncio.get_running_loop().call_later(tick, self._sweep)
+
+    def _sweep(self) -> None:
+        self._timer = None
+        now = asyncio.get_running_loop().time()
+        for socks in list(self.hub.sockets.values()):
+            for conn in list(socks):
+                conn.check(now)
+        if self.hub.sockets:
+            self.arm()
 
 
 def _transport(ws: WebSocket) -> asyncio.Transport | None:
@@ -223,6 +238,7 @@ async def table_socket(ws: WebSocket) -> None:
     await ws.accept()
     conn = Conn(ws, player, settings)
     try:
+        live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
             conn.push(
                 {"type": "error", "cmd": None, "code": "not_found", "message": f"no table {tid}"}
@@ -239,7 +255,7 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 # A plain Starlette route: FastAPI's dependency machinery would keep its exit stacks and
-# frames alive for the socket's whole life (a few KiB per idle socket, issue 10).
+# frames alive for the socket's whole life (a few KiB per idle socket, bench/README.md).
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 
@@ -277,7 +293,7 @@ async def _serve(live, tid: str, conn: Conn) -> None:
 async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> None:
     """One message. Its own function so that the parsed message is freed once answered, not
     kept by every socket until its next message (3,000 of them stayed in the collector's middle
-    generation, issue 10)."""
+    generation, bench/README.md)."""
     settings = live.settings
     if raw.get("text") is None:  # a binary frame: the protocol is JSON text (protocol.py)
         conn.push(error_reply(None, "bad_message", "messages are JSON in text frames"))
