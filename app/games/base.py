@@ -230,8 +230,10 @@ class Ruleset(Generic[S, A]):
 
     # --- hooks a game implements -------------------------------------------------------------
     def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
-        """Validated options with defaults filled in; BadOptions naming the field otherwise."""
-        raise NotImplementedError
+        """Validated options with defaults filled in; BadOptions naming the field otherwise.
+        The descriptor's declarations are the whole check unless a game adds its own."""
+        self.check_seats(n_seats)
+        return self.descriptor.parse(options)
 
     def new_state(
         self,

@@ -213,10 +213,6 @@ class Cross(Ruleset[State, CrossAction]):
     )
     state_type = State
 
-    def parse_options(self, options: Mapping[str, Any], n_seats: int) -> JSON:
-        self.check_seats(n_seats)
-        return self.descriptor.parse(options)
-
     def new_state(
         self,
         options: Mapping[str, Any],
