@@ -102,7 +102,7 @@ def create_app(
     settings: Settings | None = None, *, seeds: Callable[[str, int], int] | None = None
 ) -> FastAPI:
     """``seeds(table_id, match_no) -> seed`` lets tests fix the deals; the public API never
-    takes a seed (RULES.md: live seeds come from ``secrets``)."""
+    takes a seed (docs/rules.md: live seeds come from ``secrets``)."""
     settings = settings or get_settings()
 
     @contextlib.asynccontextmanager

@@ -2,7 +2,7 @@
 
 Every seat is played by the game's bot, except the seats named by ``--random-seats``, which play
 uniformly random legal moves: that is how a bot's strength is measured against the baseline
-(e.g. Gaple ``--random-seats 1,2,3``). Forced moves (RULES.md O-4) are applied as the server
+(e.g. Gaple ``--random-seats 1,2,3``). Forced moves (docs/rules.md O-4) are applied as the server
 applies them. Match ``i`` uses seed ``--seed + i``, so every figure is reproducible.
 Game-specific figures come from ``ruleset.match_stats``: numbers are averaged, words counted.
 """

@@ -72,10 +72,10 @@ class NewTable(BaseModel):
     game: str = Field(description="gaple | moon | cross | mexican_train (those available)")
     seats: int = Field(description="number of seats; the ruleset says how many it allows")
     turn_seconds: int | None = Field(
-        None, ge=1, le=600, description="turn clock (RULES.md O-3); default 20"
+        None, ge=1, le=600, description="turn clock (docs/rules.md O-3); default 20"
     )
     options: dict[str, Any] = Field(
-        default_factory=dict, description="the game's table options (RULES.md)"
+        default_factory=dict, description="the game's table options (docs/rules.md)"
     )
 
 

@@ -304,7 +304,7 @@ class Ruleset(Generic[S, A]):
         return self._apply(state, seat, action)
 
     def forced_action(self, state: S) -> A | None:
-        """RULES.md O-4: the action to apply at once when a pass or draw is the only choice."""
+        """docs/rules.md O-4: the action to apply at once when a pass or draw is the only choice."""
         seat = self.to_act(state)
         if seat is None:
             return None

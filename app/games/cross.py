@@ -1,6 +1,6 @@
 """Domino Cross: a Draw game opened by a spinner whose four sides must be filled first.
 
-RULES.md section 3 (C-1 .. C-10). One state is a whole *match*: when a round ends, ``apply``
+docs/rules.md section 3 (C-1 .. C-10). One state is a whole *match*: when a round ends, ``apply``
 scores it (C-9) and, unless someone reached the target (C-10), deals the next round at once
 from ``rng_for(seed, "deal", round_no, redeal_no)`` (rounds count from 1; ``hands=``/``stock=``
 fix round 1 only).
@@ -11,7 +11,7 @@ the last piece's outer number. While the cross is incomplete (C-4) only the spin
 sides accept a tile, each showing the spinner's number; afterwards every arm end is open, and a
 double played there simply extends its arm.
 
-Readings of RULES.md this module takes:
+Readings of docs/rules.md this module takes:
 - Drawing (C-6, C-7) is allowed while the boneyard holds more than two tiles, so the last two
   are never drawn and count for nobody: with 2 players (7 each) 12 of the 14 undealt tiles can
   be drawn, with 3 players (5 each) 11 of 13, with 4 players 6 of 8.

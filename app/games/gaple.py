@@ -1,6 +1,6 @@
 """Gaple: the Indonesian block game with Lewat payments, Dead-End and x1-x5 multipliers.
 
-RULES.md section 1 (G-1 .. G-12). One state is one *round*: the table (the service) deals round
+docs/rules.md section 1 (G-1 .. G-12). One state is one *round*: the table (the service) deals round
 after round (G-12) and passes each round's starting stacks in the options, so chips stay exact
 inside the pure core: Lewat payments (G-6) and the settlement (G-10) move chips between the
 stacks held in the state, capped at what the payer has (G-11).

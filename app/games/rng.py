@@ -3,7 +3,8 @@
 A match's randomness is a pure function of its seed: every shuffle asks ``rng_for(seed, label...)``
 for a fresh ``random.Random`` keyed by what it is for (e.g. the round number). So the state only
 needs to hold the seed, a match replays exactly from (seed, actions), and no code touches the
-module-level ``random`` generator. Seeds for live tables come from ``secrets`` (RULES.md preamble).
+module-level ``random`` generator. Seeds for live tables come from ``secrets`` (docs/rules.md
+preamble).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Domino tiles, sets, pips and dealing: the one place tile logic lives.
 
 A tile is a tuple ``(low, high)`` with ``low <= high`` — the smaller number written first
-(RULES.md "Common terms"). On the wire a tile is the JSON list ``[low, high]``.
+(docs/rules.md "Common terms"). On the wire a tile is the JSON list ``[low, high]``.
 """
 
 from __future__ import annotations

@@ -311,7 +311,7 @@ def play(ch: Change, rs: Ruleset, gseat: int, action: Action, by: str, v_next: i
 
 
 def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
-    """RULES.md O-4: while a pass or a draw is the only move, apply it at once. A ruleset whose
+    """docs/rules.md O-4: while a pass or a draw is the only move, apply it at once. A ruleset whose
     forced moves never end would hang the table's writer, so that is an error instead."""
     for _ in range(MAX_FORCED):
         if ch.state is None or ch.doc["status"] != TableStatus.PLAYING:

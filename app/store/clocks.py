@@ -1,4 +1,4 @@
-"""Turn clocks (RULES.md O-3): every process sweeps the shared sorted set of deadlines.
+"""Turn clocks (docs/rules.md O-3): every process sweeps the shared sorted set of deadlines.
 
 The compare-and-set keeps each table's next deadline in ``clocks`` (score: ms since the epoch).
 A sweeper takes the due ones and claims each with scripts/claim.lua, which pushes the deadline a

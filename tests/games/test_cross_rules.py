@@ -1,4 +1,4 @@
-"""Domino Cross rules C-1 .. C-8 and O-2, one test (at least) per RULES.md ID, on exact deals.
+"""Domino Cross rules C-1 .. C-8 and O-2, one test (at least) per docs/rules.md ID, on exact deals.
 
 Short hands set positions up directly (``hands=`` is taken as given); ``stock=`` fixes the top of
 the boneyard wherever a draw matters. Scoring and the match (C-9, C-10) are in

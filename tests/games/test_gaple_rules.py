@@ -1,4 +1,4 @@
-"""Gaple rules, one test (at least) per RULES.md ID, each on an exact deal.
+"""Gaple rules, one test (at least) per docs/rules.md ID, each on an exact deal.
 
 Short hands (fewer than seven tiles) set up end positions directly; ``opener`` fixes the first
 player through the ``previous_winner`` option so the deals are fully scripted.

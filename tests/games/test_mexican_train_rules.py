@@ -1,4 +1,4 @@
-"""Mexican Train rules with exact deals, one test (at least) per RULES.md section 4 rule."""
+"""Mexican Train rules with exact deals, one test (at least) per docs/rules.md section 4 rule."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md O-3 turn clocks, swept by every instance: each timeout is applied exactly once."""
+"""docs/rules.md O-3 turn clocks, swept by every instance: each timeout is applied exactly once."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""Mexican Train ("Domino Double"): RULES.md section 4 (T-1 .. T-13) with the shared O-rules.
+"""Mexican Train ("Domino Double"): docs/rules.md section 4 (T-1 .. T-13) with the shared O-rules.
 
 One state is a whole match of ``rounds`` rounds (T-2, T-13). The package splits the engine:
 ``model`` (actions, state, the deal and the engine), ``turns`` (legality and the effect of each
 action), ``ruleset`` (options, views, the ruleset contract).
 
-Readings of the rules where RULES.md leaves room [decided]:
+Readings of the rules where docs/rules.md leaves room [decided]:
 - T-3 happens inside ``new_state`` and inside the ``apply`` that ends a round: nobody decides
   anything, so the holder's placement, or the draw for the engine (clockwise from seat
   (round - 1) mod n, one tile each, tiles other than the engine kept in hand), is done at once

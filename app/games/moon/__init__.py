@@ -1,11 +1,11 @@
 """Moon: four players in two partnerships (or three alone), bids, trumps and tricks to 21.
 
-RULES.md section 2 (M-1 .. M-13) and O-2. The phases of a round are bidding → trump →
+docs/rules.md section 2 (M-1 .. M-13) and O-2. The phases of a round are bidding → trump →
 (three players: discard, after taking the widow) → play → scored; then the next round is dealt in
 the same step, or the match is over (M-11). All passed: the round is dealt again (M-5).
 Suits and trick winners live in ``tricks``, the bidding in ``bidding``, the points in ``scoring``.
 
-Decisions where RULES.md leaves room:
+Decisions where docs/rules.md leaves room:
 - ``players`` defaults to the number of seats (3 or 4) and must agree with it.
 - ``first_lead_trump: true`` makes the bid winner lead a trump to the first trick when they hold
   one (with ``none`` trump, or holding no trump, any tile).

@@ -1,4 +1,4 @@
-"""Moon's bidding (RULES.md M-4, M-5).
+"""Moon's bidding (docs/rules.md M-4, M-5).
 
 Each player, clockwise from the round's first bidder, has exactly one turn to pass or bid. A bid
 is 4, 5, 6, 7 or 21 (all seven tricks, worth more than 7: it may follow a 7) and must be higher

@@ -1,4 +1,4 @@
-"""Moon's scoring (RULES.md M-10, M-11), as pure functions over per-side figures.
+"""Moon's scoring (docs/rules.md M-10, M-11), as pure functions over per-side figures.
 
 A *side* is a team of partners with four players (seats 0 and 2 are side 0, 1 and 3 side 1) or a
 single player with three (M-13). Scores, tricks and deltas are tuples indexed by side.

@@ -1,4 +1,4 @@
-"""Moon's actions, state and deal (RULES.md M-1, M-2, M-13).
+"""Moon's actions, state and deal (docs/rules.md M-1, M-2, M-13).
 
 One state is a whole match: the round's deal, the bidding, the contract and trump, the tricks, and
 the scores carried from round to round. Each deal comes from ``rng_for(seed, "deal", round,

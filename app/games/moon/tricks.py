@@ -1,4 +1,4 @@
-"""Moon's suits, following and trick winners (RULES.md M-3, M-6, M-8, M-9).
+"""Moon's suits, following and trick winners (docs/rules.md M-3, M-6, M-8, M-9).
 
 A trump choice is what the bid winner names: a number 0..6, ``"doubles"`` or ``"none"``
 (follow-me). A tile belongs either to the trump suit (``TRUMP``) or to number suits:
