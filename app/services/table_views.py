@@ -76,7 +76,7 @@ class TableViews:
             return None
         events: list | None = []
         if since is None:
-            events = await self.store.recent_events(tid, RECENT)
+            events = await self.store.recent_events(tid, snap.v, RECENT)
         elif since < snap.v:
             got = await self.store.events_since(tid, since, snap.v)
             events = None if got is None else [e for _, es in got for e in es]

@@ -176,11 +176,14 @@ class TableStore:
             return None
         return out
 
-    async def recent_events(self, tid: str, versions: int) -> list[dict[str, Any]]:
-        """The events of the table's last ``versions`` versions, oldest first (what a socket
-        that connects without a version is shown of what just happened)."""
+    async def recent_events(self, tid: str, upto: int, versions: int) -> list[dict[str, Any]]:
+        """The events of the ``versions`` versions up to ``upto``, oldest first (what a socket
+        that connects without a version is shown of what just happened). Not past ``upto``:
+        the stream may already hold newer versions than the state they come with."""
         self._trip()
-        rows: Any = await self.redis.xrevrange(self.keys.events(tid), count=versions)
+        rows: Any = await self.redis.xrevrange(
+            self.keys.events(tid), max=f"{upto}-0", count=versions
+        )
         return [e for _, fields in reversed(rows) for e in orjson.loads(fields[b"e"])]
 
     async def outbox_backlog(self, tid: str) -> int:
