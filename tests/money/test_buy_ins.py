@@ -64,6 +64,13 @@ async def new_table(http, headers) -> str:
     return r.json()["id"]
 
 
+async def player_at_new_table(http, name: str) -> tuple[dict, dict, str]:
+    """A new player (auth headers, the player) and a new Gaple table at stake 10."""
+    _, auth = await register(http, name)
+    me = (await http.get("/api/players/me", headers=auth)).json()
+    return auth, me, await new_table(http, auth)
+
+
 async def until_pending(sessions, timeout: float = 10) -> BuyIn:
     async with asyncio.timeout(timeout):
         while not (rows := await pending_rows(sessions)):
@@ -82,9 +89,7 @@ async def test_a_buy_in_left_pending_is_refunded_once_and_never_seats(
         database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
     )
     async with httpx.AsyncClient(base_url=srv.url) as http:
-        _, auth = await register(http, "Sari")
-        me = (await http.get("/api/players/me", headers=auth)).json()
-        tid = await new_table(http, auth)
+        auth, me, tid = await player_at_new_table(http, "Sari")
     key = f"{money.buy_in_key(tid, 1, 2)}:dead"
     await money.buy_in(sessions, me["id"], tid, 1, 500, key=key)  # what the dying sit did
     assert await wallet_of(sessions, me["id"]) == START - 500
@@ -110,9 +115,7 @@ async def test_a_sit_in_flight_while_reconciled_is_seated_or_refunded_never_both
     )
     admin = Redis.from_url(spare_redis)
     async with httpx.AsyncClient(base_url=srv.url, timeout=30) as http:
-        _, auth = await register(http, "Budi")
-        me = (await http.get("/api/players/me", headers=auth)).json()
-        tid = await new_table(http, auth)
+        auth, me, tid = await player_at_new_table(http, "Budi")
         await admin.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
         sit = asyncio.create_task(
             http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 500})
@@ -154,9 +157,7 @@ async def test_redis_cut_mid_sit_answers_503_and_the_buy_in_comes_back(
     )
     admin = Redis.from_url(spare_redis)
     async with httpx.AsyncClient(base_url=srv.url, timeout=30) as http:
-        _, auth = await register(http, "Wati")
-        me = (await http.get("/api/players/me", headers=auth)).json()
-        tid = await new_table(http, auth)
+        auth, me, tid = await player_at_new_table(http, "Wati")
         await admin.execute_command("CLIENT", "PAUSE", 3000, "WRITE")
         sit = asyncio.create_task(
             http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 500})
@@ -198,9 +199,7 @@ async def test_sigkill_between_the_debit_and_the_seat_loses_no_chips(
     try:
         await first.ready()
         async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
-            _, auth = await register(http, "Joko")
-            me = (await http.get("/api/players/me", headers=auth)).json()
-            tid = await new_table(http, auth)
+            auth, me, tid = await player_at_new_table(http, "Joko")
             await admin.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")
             sit = asyncio.create_task(
                 http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={"buy_in": 700})
