@@ -14,13 +14,14 @@ and ``move`` (the action log that ``python -m app replay`` re-runs).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     CheckConstraint,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -41,10 +42,50 @@ def _now():
 
 
 class Player(Base):
+    """A guest, an account (a guest with a username and a password) or a bot.
+
+    ``username`` is the login name casefolded (unique, so case-insensitively); the display
+    ``name`` is separate. ``session_epoch`` grows when every session of the player ends
+    (logout, password change): access tokens carry the epoch they were signed at, and one of an
+    older epoch is refused."""
+
     __tablename__ = "player"
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    kind: Mapped[str] = mapped_column(String(10), default="guest")  # guest | bot
+    kind: Mapped[str] = mapped_column(String(10), default="guest")  # guest | account | bot
+    username: Mapped[str | None] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = _now()
+
+
+class AuthSession(Base):
+    """A refresh session: the long-lived credential behind the browser's cookie, stored as
+    the SHA-256 of its random token. It mints short-lived access tokens until it expires or is
+    revoked."""
+
+    __tablename__ = "auth_session"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = _now()
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ChipClaim(Base):
+    """A daily bonus or a bust refill, one row per claim beside its ledger transaction:
+    ``day`` is the calendar day in Asia/Jakarta, ``seq`` the refill's number that day (0 for
+    the daily bonus), ``streak`` the consecutive days of daily bonuses up to this one."""
+
+    __tablename__ = "chip_claim"
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)  # daily | refill
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    amount: Mapped[int] = mapped_column(Chips)
+    txn_id: Mapped[int] = mapped_column(ForeignKey("ledger_txn.id"))
     created_at: Mapped[datetime] = _now()
 
 
