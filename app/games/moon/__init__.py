@@ -18,7 +18,6 @@ Decisions where docs/rules.md leaves room:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +34,7 @@ from ..base import (
     Step,
     action_fields,
     action_kind,
+    evolve,
 )
 from ..errors import BadOptions, IllegalAction
 from ..rng import rng_for
@@ -203,7 +203,7 @@ class Moon(Ruleset[State, MoonAction]):
             return self._name_trump(state, seat, action.suit)
         if isinstance(action, Discard):
             hands = _without(state.hands, seat, action.tile)
-            new = dataclasses.replace(
+            new = evolve(
                 state,
                 hands=hands,
                 discard=(action.tile,),
@@ -222,15 +222,15 @@ class Moon(Ruleset[State, MoonAction]):
             else {"type": "passed", "seat": seat}
         )
         if not B.is_over(bids, state.n):
-            return Step(dataclasses.replace(state, bids=bids), (event,))
+            return Step(evolve(state, bids=bids), (event,))
         won = B.contract(bids, state.n)
         if won is None:  # M-5: everybody passed
             tally = {**state.tally, "redeals": state.tally["redeals"] + 1}
             new = _new_deal(
-                dataclasses.replace(state, tally=tally), state.round_no, state.redeal_no + 1
+                evolve(state, tally=tally), state.round_no, state.redeal_no + 1
             )
             return Step(new, (event, {"type": "all_passed"}, _dealt_event(new)))
-        new = dataclasses.replace(
+        new = evolve(
             state, bids=bids, bidder=won.seat, contract=won.value, phase=Phase.TRUMP
         )
         return Step(new, (event, {"type": "contract", "seat": won.seat, "value": won.value}))
@@ -240,11 +240,11 @@ class Moon(Ruleset[State, MoonAction]):
         if state.widow:  # M-13: the bid winner takes the widow, then discards one
             hands = list(state.hands)
             hands[seat] = T.sort_hand(hands[seat] + state.widow)
-            new = dataclasses.replace(
+            new = evolve(
                 state, trump=trump, hands=tuple(hands), widow=(), phase=Phase.DISCARD
             )
             return Step(new, (*events, {"type": "widow_taken", "seat": seat}))
-        new = dataclasses.replace(
+        new = evolve(
             state, trump=trump, phase=Phase.PLAY, trick=Trick(seat, (), None)
         )  # M-7
         return Step(new, events)
@@ -255,12 +255,12 @@ class Moon(Ruleset[State, MoonAction]):
         hands = _without(state.hands, seat, t)
         play = {"type": "played", "seat": seat, "tile": T.to_json(t)}
         if len(played) < state.n:
-            new = dataclasses.replace(state, hands=hands, trick=Trick(trick.leader, played, None))
+            new = evolve(state, hands=hands, trick=Trick(trick.leader, played, None))
             return Step(new, (play,))
         winner = (trick.leader + K.winning_index(played, state.named_trump)) % state.n  # M-9
         done = Trick(trick.leader, played, winner)
         tricks = state.tricks + (done,)
-        new = dataclasses.replace(state, hands=hands, tricks=tricks, trick=Trick(winner, (), None))
+        new = evolve(state, hands=hands, tricks=tricks, trick=Trick(winner, (), None))
         won = {"type": "trick_won", "seat": winner, "number": len(tricks)}
         if len(tricks) < S.TRICKS:
             return Step(new, (play, won))
@@ -291,7 +291,7 @@ class Moon(Ruleset[State, MoonAction]):
         tally = dict(state.tally)
         for key in ("rounds", "made" if score.made else "failed", f"contract_{state.contract}"):
             tally[key] += 1
-        state = dataclasses.replace(state, scores=score.scores, tally=tally, last_round=summary)
+        state = evolve(state, scores=score.scores, tally=tally, last_round=summary)
         winner = side if score.moon else S.match_winner(score.scores)
         if winner is None:
             new = _new_deal(state, state.round_no + 1, 0)
@@ -303,7 +303,7 @@ class Moon(Ruleset[State, MoonAction]):
             "ending": "moon" if score.moon else "points",
             "rounds": state.round_no,
         }
-        new = dataclasses.replace(state, phase=Phase.OVER, result=result)
+        new = evolve(state, phase=Phase.OVER, result=result)
         return Step(new, (*events, over, {"type": "match_over", **result}), (), rounds)
 
     # --- results, views, audits --------------------------------------------------------------
@@ -413,7 +413,7 @@ def _without(hands: tuple[T.Hand, ...], seat: int, t: T.Tile) -> tuple[T.Hand, .
 def _new_deal(state: State, round_no: int, redeal_no: int) -> State:
     """A fresh deal; the first bidder moves one seat on with every deal (M-4, M-5)."""
     hands, widow = deal(state.seed, state.n, round_no, redeal_no)
-    return dataclasses.replace(
+    return evolve(
         state,
         phase=Phase.BIDDING,
         round_no=round_no,
