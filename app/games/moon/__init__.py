@@ -226,13 +226,9 @@ class Moon(Ruleset[State, MoonAction]):
         won = B.contract(bids, state.n)
         if won is None:  # M-5: everybody passed
             tally = {**state.tally, "redeals": state.tally["redeals"] + 1}
-            new = _new_deal(
-                evolve(state, tally=tally), state.round_no, state.redeal_no + 1
-            )
+            new = _new_deal(evolve(state, tally=tally), state.round_no, state.redeal_no + 1)
             return Step(new, (event, {"type": "all_passed"}, _dealt_event(new)))
-        new = evolve(
-            state, bids=bids, bidder=won.seat, contract=won.value, phase=Phase.TRUMP
-        )
+        new = evolve(state, bids=bids, bidder=won.seat, contract=won.value, phase=Phase.TRUMP)
         return Step(new, (event, {"type": "contract", "seat": won.seat, "value": won.value}))
 
     def _name_trump(self, state: State, seat: int, trump: K.Trump) -> Step[State]:
@@ -240,13 +236,9 @@ class Moon(Ruleset[State, MoonAction]):
         if state.widow:  # M-13: the bid winner takes the widow, then discards one
             hands = list(state.hands)
             hands[seat] = T.sort_hand(hands[seat] + state.widow)
-            new = evolve(
-                state, trump=trump, hands=tuple(hands), widow=(), phase=Phase.DISCARD
-            )
+            new = evolve(state, trump=trump, hands=tuple(hands), widow=(), phase=Phase.DISCARD)
             return Step(new, (*events, {"type": "widow_taken", "seat": seat}))
-        new = evolve(
-            state, trump=trump, phase=Phase.PLAY, trick=Trick(seat, (), None)
-        )  # M-7
+        new = evolve(state, trump=trump, phase=Phase.PLAY, trick=Trick(seat, (), None))  # M-7
         return Step(new, events)
 
     def _play(self, state: State, seat: int, t: T.Tile) -> Step[State]:
