@@ -3,17 +3,29 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Pinned with hashes for every platform (make lock): the image installs LOCK (what production
+# runs), the development venv DEV_LOCK (plus the embedded mode and the test tools).
+LOCK := requirements.lock
+DEV_LOCK := requirements-dev.lock
+UV_COMPILE := $(VENV)/bin/uv pip compile -q pyproject.toml --universal --python-version 3.11 --generate-hashes --upgrade
 # Test processes (pytest-xdist): one per core; JOBS=0 runs in this process (pdb, prints).
 JOBS ?= auto
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
-.PHONY: run test check lint system-deps bench simulate clean
+.PHONY: run test check lint lock system-deps bench simulate clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(DEV_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q --require-hashes -r $(DEV_LOCK)
+	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
+
+# After a change to the dependencies in pyproject.toml: the newest versions its bounds allow.
+lock:
+	test -x $(VENV)/bin/uv || { test -x $(PY) || $(PYTHON) -m venv $(VENV); $(PY) -m pip install -q uv; }
+	$(UV_COMPILE) -o $(LOCK)
+	$(UV_COMPILE) --extra embedded --extra test -o $(DEV_LOCK)
 
 run: $(STAMP)
 	$(PY) -m app serve

