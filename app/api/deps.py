@@ -1,9 +1,9 @@
 """Shared pieces of the REST routes: the services, the current player, error answers.
 
 Refusals are answered ``{"detail": <message>, "code": <code>}`` (a 422 names its field like
-FastAPI's own validation instead; a refused chip claim adds ``next_at``). A database that cannot be reached is 503
-``database_unavailable``, wherever it shows: routes that read it wrap the call in
-``database()``, services raise ``money.Unavailable``.
+FastAPI's own validation instead; a refused chip claim adds ``next_at``). A database that
+cannot be reached is 503 ``database_unavailable``, wherever it shows: routes that read it wrap
+the call in ``database()``, services raise ``money.Unavailable``.
 """
 
 from __future__ import annotations
