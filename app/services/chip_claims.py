@@ -215,7 +215,7 @@ class ChipClaims:
     ) -> None:
         legs = [Leg(HOUSE, None, -amount), Leg(wallet_account(player_id), player_id, amount)]
         txn_id = await ledger.post(session, key, kind, legs)
-        if txn_id is None:  # written by a claim that did not hold the lock (cannot happen)
+        if txn_id is None:  # the key exists: the lock makes this unreachable, the key backs it
             raise AlreadyClaimed(f"{key} was granted before")
         session.add(
             ChipClaim(
