@@ -78,7 +78,16 @@ class Settings(BaseSettings):
     bot_stack: int = 1000
 
     # Chips & records: wallets, buy-ins, the outbox consumer, the audit.
-    starting_balance: int = 10_000  # granted by the house to each new guest
+    # The chip economy (README "Economy"), every grant from the house: a new guest's grant (one
+    # default buy-in); the daily bonus, daily_base on the first day of a streak and daily_step
+    # more for each further day, capped at daily_max; the bust refill, refill_amount at most
+    # refills_per_day times a day (Asia/Jakarta days).
+    starting_balance: int = Field(default=1_000, ge=0)
+    daily_base: int = Field(default=1_000, ge=1)
+    daily_step: int = Field(default=250, ge=0)
+    daily_max: int = Field(default=2_500, ge=1)
+    refill_amount: int = Field(default=1_000, ge=1)
+    refills_per_day: int = Field(default=3, ge=0)
     buy_in_max_stakes: int = 1000  # the largest buy-in, in stakes (the smallest is one stake)
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
     outbox_reclaim_ms: int = 30_000  # an entry pending this long on a dead consumer is taken over

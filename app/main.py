@@ -26,6 +26,7 @@ from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
 from .metrics import Metrics, count_round_trip
 from .services.buy_ins import BuyInReconciler
+from .services.chip_claims import ChipClaims
 from .services.lobby import Lobby
 from .services.moves import Moves
 from .services.players import Players
@@ -62,6 +63,7 @@ class Live:
         self.players = Players(
             redis, self.keys, settings.signing_key, db=db, grant=settings.starting_balance
         )
+        self.claims = ChipClaims(db, self.store, settings)
         self.metrics = Metrics()
         self.writer = TableWriter(
             settings,
@@ -129,7 +131,7 @@ def create_app(
                 await live.hub.stop()
         await engine.dispose()
 
-    from .api import games, history, lobby, ops, players, wallet
+    from .api import chips, games, history, lobby, ops, players, wallet
     from .ws import endpoint
 
     app = FastAPI(
@@ -138,7 +140,7 @@ def create_app(
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
-    for module in (players, games, lobby, ops, wallet, history, endpoint):
+    for module in (players, games, lobby, ops, wallet, chips, history, endpoint):
         app.include_router(module.router)
     install_errors(app)
     app.add_middleware(OriginCheck, settings=settings)

@@ -1,15 +1,17 @@
 """Shared pieces of the REST routes: the services, the current player, error answers.
 
 Refusals are answered ``{"detail": <message>, "code": <code>}`` (a 422 names its field like
-FastAPI's own validation instead). A database that cannot be reached is 503
-``database_unavailable``, wherever it shows: routes that read it wrap the call in
-``database()``, services raise ``money.Unavailable``.
+FastAPI's own validation instead; a refused chip claim adds ``next_at``). A database that
+cannot be reached is 503 ``database_unavailable``, wherever it shows: routes that read it wrap
+the call in ``database()``, services raise ``money.Unavailable``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -17,7 +19,7 @@ from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.services import money
+from app.services import chip_claims, money
 from app.services.table_errors import TableError
 
 ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
@@ -85,6 +87,17 @@ def install_errors(app: FastAPI) -> None:
         else:
             body = {"detail": exc.message, "code": exc.code}
         return JSONResponse(body, status_code=exc.status, headers=_retry(exc.status))
+
+    @app.exception_handler(chip_claims.ClaimRefused)
+    async def claim_refused(request: Request, exc: chip_claims.ClaimRefused) -> JSONResponse:
+        """409 with, when the claim opens again, ``next_at`` and ``Retry-After``."""
+        body: dict[str, Any] = {"detail": exc.message, "code": exc.code}
+        headers = None
+        if exc.next_at is not None:
+            body["next_at"] = exc.next_at.isoformat()
+            wait = (exc.next_at - datetime.now(UTC)).total_seconds()
+            headers = {"Retry-After": str(max(1, math.ceil(wait)))}
+        return JSONResponse(body, status_code=409, headers=headers)
 
     @app.exception_handler(money.Unavailable)
     async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:

@@ -27,3 +27,16 @@ def games(settings: Settings) -> dict[str, Any]:
             }
         ],
     }
+
+
+def lowest_stake() -> int:
+    """The smallest stake any game played for chips allows (its ``stake`` option's lower
+    bound): a player with fewer chips than this can sit at no table (README "Economy")."""
+    bounds = [
+        option.lo
+        for name in registry.available()
+        if (descriptor := registry.get_ruleset(name).descriptor).chips
+        for option in descriptor.options
+        if option.key == "stake" and option.lo is not None
+    ]
+    return min(bounds, default=1)

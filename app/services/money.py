@@ -33,7 +33,7 @@ from app.db import ledger
 from app.db.ledger import HOUSE, Leg, stack_account, wallet_account
 from app.db.models import BuyIn, LedgerEntry, LedgerTxn, Player, Wallet
 
-DEFAULT_STARTING_BALANCE = 10_000
+DEFAULT_STARTING_BALANCE = 1_000
 Sessions = async_sessionmaker[AsyncSession]
 
 

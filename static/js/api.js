@@ -50,13 +50,15 @@ export const api = {
   async me() {
     const me = await call("GET", "/api/players/me");
     try {
-      const wallet = await call("GET", "/api/players/me/wallet");
-      return { ...me, balance: wallet.balance };
+      const chips = await call("GET", "/api/players/me/chips"); // wallet, daily bonus, refill
+      return { ...me, balance: chips.balance, chips };
     } catch (err) {
       if (err.status === 401) throw err;
-      return me; // no wallet route: no chips to show
+      return me; // no wallet: no chips to show
     }
   },
+  claimDaily: () => call("POST", "/api/players/me/daily"),
+  claimRefill: () => call("POST", "/api/players/me/refill"),
   async tables() { return (await call("GET", "/api/tables?per_page=100")).items; },
   table: (id) => call("GET", tablePath(id)),
   /** spec: {game, seats, options, ...table options (turn_seconds)} */

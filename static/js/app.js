@@ -1,5 +1,5 @@
-// Meja in the browser: guest sign-in, header (chips, language), hash routes for the lobby
-// (#/) and a table (#/t/<id>).
+// Meja in the browser: guest sign-in, header (chips, the daily bonus or a refill, language),
+// hash routes for the lobby (#/) and a table (#/t/<id>).
 
 import { h, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
@@ -11,6 +11,7 @@ import { errorText } from "./errors.js";
 const main = document.getElementById("main");
 let screen = null;
 let me = null;
+let reopen = null; // refreshes the header when the next daily bonus opens
 
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
@@ -48,6 +49,7 @@ function header() {
     chips.title = t("chips");
     who.textContent = me.name;
   }
+  claimButton();
   document.getElementById("lang-label").textContent = t("lang.label");
   const sel = document.getElementById("lang");
   if (!sel.options.length) {
@@ -56,6 +58,56 @@ function header() {
   }
   sel.value = getLang();
   document.title = `Meja · ${t("app.tagline")}`;
+}
+
+/** What the chip claims offer now (README "Economy"): today's bonus, else a refill while bust,
+ * else today's bonus as claimed (disabled, saying when the next one opens). */
+function offer(c) {
+  if (!c) return null;
+  if (c.daily.claimable) return "daily";
+  if (c.refill.claimable) return "refill";
+  return c.daily.next_at ? "done" : null;
+}
+
+function claimButton() {
+  const btn = document.getElementById("claim");
+  const c = me?.chips;
+  const kind = offer(c);
+  btn.hidden = !kind;
+  clearTimeout(reopen);
+  if (!kind) return;
+  const amount = kind === "refill" ? c.refill.amount : c.daily.amount;
+  const long = kind === "daily" ? t("claim.daily", { n: amount, day: c.daily.streak })
+    : kind === "refill" ? t("claim.refill", { n: amount })
+      : t("claim.daily.done", { day: c.daily.streak });
+  // a phone shows the amount alone (the label stays in aria-label and the tooltip)
+  btn.replaceChildren(h("span", { class: "chips-long" }, long),
+    h("span", { class: "chips-short", "aria-hidden": "true" }, kind === "done" ? "✓" : `+${fmt(amount)}`));
+  btn.dataset.kind = kind;
+  btn.disabled = kind === "done";
+  btn.setAttribute("aria-label", long);
+  btn.title = long;
+  if (kind === "done") {
+    const at = new Date(c.daily.next_at);
+    btn.title = t("claim.next", { time: new Intl.DateTimeFormat(getLang(), { timeStyle: "short" }).format(at) });
+    reopen = setTimeout(refreshMe, Math.min(Math.max(at - Date.now(), 0) + 1000, 2 ** 31 - 1));
+  }
+}
+
+async function claim() {
+  const btn = document.getElementById("claim");
+  const kind = btn.dataset.kind;
+  if (kind !== "daily" && kind !== "refill") return;
+  btn.disabled = true;
+  try {
+    const res = await (kind === "daily" ? api.claimDaily() : api.claimRefill());
+    me = { ...me, balance: res.chips.balance, chips: res.chips };
+    toast(t(`claim.got.${kind}`, { n: res.claim.amount }));
+    header();
+  } catch (err) {
+    toast(errorText(err), "error");
+    await refreshMe();
+  }
 }
 
 function welcome() {
@@ -110,6 +162,7 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+document.getElementById("claim").addEventListener("click", claim);
 onLang(() => {
   header();
   if (!screen?.rerender) route();

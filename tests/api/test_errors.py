@@ -40,6 +40,9 @@ async def test_a_database_outage_is_503_database_unavailable(outage, live_redis_
     calls = [
         ("POST", "/api/players", {"json": {"name": "During Outage"}}),
         ("GET", "/api/players/me/wallet", {"headers": auth}),
+        ("GET", "/api/players/me/chips", {"headers": auth}),
+        ("POST", "/api/players/me/daily", {"headers": auth}),
+        ("POST", "/api/players/me/refill", {"headers": auth}),
         ("GET", "/api/players/me/matches", {"headers": auth}),
         ("GET", "/api/matches/5", {}),
         ("POST", "/api/quick-join", {"headers": auth, "json": {"game": "gaple"}}),

@@ -123,8 +123,9 @@ async def test_quick_join_finds_an_open_seat_or_makes_a_bot_table(http):
     first = (await http.post("/api/quick-join", headers=a, json={"game": "gaple"})).json()
     assert first["seat"] == 0 and first["table"]["status"] == "playing"
     assert all(s["bot"] for s in first["table"]["seats"][1:])
-    tid = await new_table(http, a, "gaple", 3)
-    await http.post(f"/api/tables/{tid}/seats/1", headers=a)
+    _, c = await register(http, "Fajar")  # Dewi's grant is one default buy-in, now at play
+    tid = await new_table(http, c, "gaple", 3)
+    assert (await http.post(f"/api/tables/{tid}/seats/1", headers=c)).status_code == 200
     joined = (await http.post("/api/quick-join", headers=b, json={"game": "gaple"})).json()
     assert joined["table"]["id"] == tid and joined["seat"] == 0
     r = await http.post("/api/quick-join", headers=b, json={"game": "chess"})

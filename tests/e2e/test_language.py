@@ -42,6 +42,8 @@ def check(page, lang: str, only_other: set[str], where: str) -> None:
 def switch(page, lang: str) -> None:
     page.select_option("#lang", lang)
     page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+    # the lobby and the table redraw in the next animation frame (static/js/store.js)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def test_language_switch_changes_every_visible_string(new_page):

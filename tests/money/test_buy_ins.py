@@ -27,7 +27,7 @@ from tests.db import fixtures
 from tests.ops.test_scale_out import Server
 from tests.ws.client import register
 
-START = 10_000
+START = 1_000  # the guest grant (the default of MEJA_STARTING_BALANCE)
 
 
 @pytest.fixture
