@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     # consumer's database round trips queue behind the sockets on the one event loop; a busy
     # deployment sets this false on the web replicas and runs ``python -m app outbox`` (bench/).
     outbox_consumer: bool = True
+    # Leaderboards: Mexican Train ranks by the lowest average score among players with at least
+    # this many matches in the period (this week or all time; app/services/stats.py).
+    leaderboard_min_matches: int = Field(default=3, ge=1)
 
     # Sockets.
     max_message_bytes: int = 4096

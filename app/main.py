@@ -131,7 +131,7 @@ def create_app(
                 await live.hub.stop()
         await engine.dispose()
 
-    from .api import chips, games, history, lobby, ops, players, wallet
+    from .api import chips, games, history, lobby, ops, players, stats, wallet
     from .ws import endpoint
 
     app = FastAPI(
@@ -140,7 +140,7 @@ def create_app(
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
-    for module in (players, games, lobby, ops, wallet, chips, history, endpoint):
+    for module in (players, games, lobby, ops, wallet, chips, history, stats, endpoint):
         app.include_router(module.router)
     install_errors(app)
     app.add_middleware(OriginCheck, settings=settings)

@@ -219,3 +219,26 @@ class BuyIn(Base):
     status: Mapped[str] = mapped_column(String(10), default="pending")  # | seated | refunded
     created_at: Mapped[datetime] = _now()
     resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PlayerStat(Base):
+    """A player's running totals in one game over one period: ``period`` is ``all`` or the
+    Monday (Asia/Jakarta, ISO date) that starts a week. The records writer adds each finished
+    match (and each Moon round) to both of its rows in the transaction that stores the
+    record, so the profile and the leaderboards read a few rows instead of every match
+    (app/services/stats_write.py)."""
+
+    __tablename__ = "player_stat"
+    __table_args__ = (Index("ix_player_stat_board", "game", "period"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    period: Mapped[str] = mapped_column(String(10), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    score_sum: Mapped[int] = mapped_column(Chips, default=0)  # match scores (Mexican Train)
+    chips_won: Mapped[int] = mapped_column(Chips, default=0)  # Gaple: Lewat + settlements
+    chips_lost: Mapped[int] = mapped_column(Chips, default=0)
+    best_multiplier: Mapped[int] = mapped_column(Integer, default=0)  # 0: no round won
+    biggest_pot: Mapped[int] = mapped_column(Chips, default=0)
+    contracts_bid: Mapped[int] = mapped_column(Integer, default=0)  # Moon: rounds declared
+    contracts_made: Mapped[int] = mapped_column(Integer, default=0)

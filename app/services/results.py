@@ -30,6 +30,7 @@ from app.db.ledger import Leg, stack_account
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
 from app.games.base import Payment, Step
 from app.games.registry import get_ruleset
+from app.services import stats_write
 from app.services.money import cash_out_in, mark_seated_in
 from app.store.outbox import BadEntry
 
@@ -101,6 +102,7 @@ def outbox_entries(
                     "key": f"round:{t}:{m}:{number}",
                     **base,
                     "round": number,
+                    "players": players,
                     "winner": rnd.winner,
                     "ending": rnd.ending,
                     "multiplier": rnd.multiplier,
@@ -298,6 +300,8 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     )
     if claimed.rowcount == 0:
         return False
+    lines = stats_write.round_lines(e["game"], e.get("players"), e["detail"])
+    await stats_write.add(session, e["game"], _when(e.get("at")) or datetime.now(UTC), lines)
     bets = []
     for i, p in enumerate(e["settlements"]):
         key = f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}"
@@ -369,6 +373,8 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
             for i, mv in enumerate(e["moves"])
         ],
     )
+    lines = stats_write.match_lines(e["game"], e["players"], result)
+    await stats_write.add(session, e["game"], finished, lines)
     return True
 
 

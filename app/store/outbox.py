@@ -9,7 +9,8 @@ a JSON object:
     common: kind, key (unique idempotency key), table, at (ISO time); per match entries also
             match (number), game, version (the table version the move created)
     lewat    round, payer, payee (seats), payer_id, payee_id (players), amount, shortfall
-    round    round, winner, ending, multiplier (x value), stake, field, detail (round_over event),
+    round    round, players (id per seat), winner, ending, multiplier (x value), stake, field,
+             detail (round_over event),
              settlements: [{payer, payee, payer_id, payee_id, amount, shortfall, pips}]
     match    options, seed (decimal string), players (id per seat), result (Outcome JSON),
              moves: [{seat, v, action}], started_at, finished_at

@@ -68,4 +68,8 @@ export const api = {
   addBots: (id) => call("POST", `${tablePath(id)}/bots`, {}),
   rematch: (id) => call("POST", `${tablePath(id)}/rematch`, {}),
   quickJoin: (game) => call("POST", "/api/quick-join", { game }),
+  profile: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/profile`),
+  /** pick: {game, period: "week" | "all", page}; per_page as the lobby shows it */
+  leaderboard: ({ game, period, page }, perPage) => call("GET",
+    `/api/leaderboards/${encodeURIComponent(game)}?period=${period}&page=${page}&per_page=${perPage}`),
 };

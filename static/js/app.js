@@ -1,11 +1,13 @@
 // Meja in the browser: guest sign-in, header (chips, the daily bonus or a refill, language),
-// hash routes for the lobby (#/) and a table (#/t/<id>).
+// hash routes for the lobby (#/), a table (#/t/<id>) and a player's profile (#/p/<id>, the own
+// one from the name).
 
-import { h, clear } from "./dom.js";
+import { h, s, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
 import { api, auth, ApiError } from "./api.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
+import { mountProfile } from "./profile.js";
 import { errorText } from "./errors.js";
 
 const main = document.getElementById("main");
@@ -36,6 +38,13 @@ async function refreshMe() {
   header();
 }
 
+/** The phone's header shows this instead of the name. */
+function personIcon() {
+  return s("svg", { viewBox: "0 0 20 20", width: 20, height: 20, "aria-hidden": "true" },
+    s("circle", { cx: 10, cy: 6.5, r: 4, fill: "currentColor" }),
+    s("path", { d: "M2 19c0-4.4 3.6-7.5 8-7.5s8 3.1 8 7.5z", fill: "currentColor" }));
+}
+
 function header() {
   const chips = document.getElementById("chips");
   const who = document.getElementById("who");
@@ -47,7 +56,10 @@ function header() {
     chips.replaceChildren(h("span", { class: "chips-long" }, `● ${t("chips.n", { n })}`),
       h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`));
     chips.title = t("chips");
-    who.textContent = me.name;
+    who.href = `#/p/${encodeURIComponent(me.id)}`;
+    who.title = t("profile.mine");
+    who.replaceChildren(h("span", { class: "who-long" }, me.name),
+      h("span", { class: "who-short", "aria-label": me.name }, personIcon()));
   }
   claimButton();
   document.getElementById("lang-label").textContent = t("lang.label");
@@ -146,7 +158,10 @@ function route() {
   header();
   if (!auth.token) { screen = welcome(); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
-  if (m) {
+  const p = location.hash.match(/^#\/p\/(\d+)$/);
+  if (p) {
+    screen = mountProfile(main, { playerId: p[1], errorText });
+  } else if (m) {
     screen = mountTable(main, {
       tableId: decodeURIComponent(m[1]), token: auth.token,
       onLeave: () => { location.hash = "#/"; },

@@ -1,6 +1,7 @@
 // The lobby: games with one-click play against bots and quick join, the open tables by game
 // (stake, seats taken, options that differ from the defaults), a create form built from the
-// server's descriptors (GET /api/games) that explains each option, and spectating.
+// server's descriptors (GET /api/games) that explains each option, spectating, and the
+// leaderboards (leaderboard.js).
 //
 // One store for the page (store.js): the table list refreshes on its own without touching a
 // create form being filled in.
@@ -13,17 +14,20 @@ import { optionTags, readOptions, seatCounts } from "./options.js";
 import { createStore, regionScheduler } from "./store.js";
 import { renderer } from "./games/index.js";
 import { tileSvg } from "./tiles.js";
+import { leaderboardSection, PER_PAGE } from "./leaderboard.js";
 
 const REFRESH_MS = 5000;
 
-const SHOWS = { filter: ["tables"], tables: ["tables"], loaded: ["tables"], creating: ["form"] };
+const SHOWS = { filter: ["tables"], tables: ["tables"], loaded: ["tables"], creating: ["form"],
+  board: ["board"], pick: ["board"] };
 
 export function mountLobby(root, { open, toast, errorText, refreshMe }) {
-  const store = createStore({ catalog: null, filter: "all", tables: [], loaded: false, creating: null }, SHOWS);
+  const store = createStore({ catalog: null, filter: "all", tables: [], loaded: false, creating: null,
+    board: null, pick: { game: "gaple", period: "week", page: 1 } }, SHOWS);
   const st = store.state;
   let busyNow = false;
   const el = h("div", { class: "lobby" });
-  const slots = { title: slot(), cards: slot(), form: slot(), tables: slot() };
+  const slots = { title: slot(), cards: slot(), form: slot(), tables: slot(), board: slot() };
   el.append(...Object.values(slots).map((x) => x.node));
   root.append(el);
 
@@ -53,6 +57,16 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       busyNow = false;
       el.classList.remove("busy");
     }
+  }
+
+  /** The board of the picked game and period; an answer for an older pick is dropped. */
+  async function loadBoard(patch = {}) {
+    const pick = { ...st.pick, ...patch };
+    store.set({ pick, board: null });
+    try {
+      const board = await api.leaderboard(pick, PER_PAGE);
+      if (st.pick === pick) store.set({ board });
+    } catch (err) { toast(errorText(err), "error"); }
   }
 
   function tableId(x) { return x.id ?? x.table_id; }
@@ -201,10 +215,15 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       if (game) el.querySelector("form.create")?.scrollIntoView({ block: "nearest" });
     },
     tables() { slots.tables.set(st.catalog ? tablesSection() : null); },
+    board() {
+      slots.board.set(st.catalog ? leaderboardSection(games().map((g) => g.name), st.board, st.pick,
+        { pick: loadBoard }) : null);
+    },
   });
   store.subscribe(draw.mark);
   draw.mark(null);
   load();
+  loadBoard();
   const timer = setInterval(load, REFRESH_MS);
   return {
     rerender: () => draw.mark(null),

@@ -45,6 +45,8 @@ async def test_a_database_outage_is_503_database_unavailable(outage, live_redis_
         ("POST", "/api/players/me/refill", {"headers": auth}),
         ("GET", "/api/players/me/matches", {"headers": auth}),
         ("GET", "/api/matches/5", {}),
+        ("GET", "/api/players/5/profile", {}),
+        ("GET", "/api/leaderboards/gaple", {}),
         ("POST", "/api/quick-join", {"headers": auth, "json": {"game": "gaple"}}),
     ]
     for method, path, kw in calls:

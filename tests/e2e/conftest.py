@@ -44,7 +44,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
+def server_database(tmp_path_factory):
+    """The URL of the server's database, for tests that write records into it."""
+    url, drop = fresh_database(tmp_path_factory.mktemp("e2e-db"))
+    yield url
+    drop()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, server_database):
     """The base URL of a live Meja server (fast bots, fixed seeds)."""
     port = _free_port()
     data = tmp_path_factory.mktemp("e2e-server")
@@ -59,8 +67,7 @@ def server(tmp_path_factory):
             "MEJA_SECRET_KEY": "e2e-secret",
         }
     )
-    db_url, drop_db = fresh_database(data)
-    env["DATABASE_URL"] = db_url
+    env["DATABASE_URL"] = server_database
     with open(data / "server.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tests.e2e.serve", str(port)],
@@ -86,7 +93,6 @@ def server(tmp_path_factory):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    drop_db()
     drop_keys(prefix)
 
 

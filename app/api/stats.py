@@ -1,0 +1,96 @@
+"""Profiles and leaderboards: ``GET /api/players/{id}/profile`` and
+``GET /api/leaderboards/{game}``. Unknown players and games are 404 (``no_such_player``,
+``no_such_game``); bad parameters are FastAPI's 422 naming the query field."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from app.services import stats
+
+from .deps import ID_MAX, Live, database
+from .wallet import Db
+
+router = APIRouter(prefix="/api", tags=["stats"])
+
+
+class GameCount(BaseModel):
+    game: str
+    played: int
+    won: int
+
+
+class Chips(BaseModel):
+    won: int = Field(description="Gaple: Lewat payments and settlements received")
+    lost: int = Field(description="Gaple: Lewat payments and settlements paid")
+    net: int
+
+
+class Contracts(BaseModel):
+    bid: int = Field(description="Moon rounds this player declared (won the bidding)")
+    made: int = Field(description="of those, the contracts their side made")
+
+
+class ProfileOut(BaseModel):
+    id: int
+    name: str
+    games: list[GameCount]
+    chips: Chips
+    best_multiplier: int | None = Field(description="Gaple: the largest x of a round won")
+    biggest_pot: int | None = Field(description="Gaple: the most chips one round's settlement paid")
+    moon_contracts: Contracts
+    daily_streak: int = Field(description="consecutive days of daily chips, 0 once broken")
+
+
+class BoardRow(BaseModel):
+    rank: int
+    player_id: int
+    name: str
+    played: int
+    won: int
+    value: float = Field(description="net chips (Gaple), matches won, or the average score")
+
+
+class BoardOut(BaseModel):
+    game: str
+    period: stats.Period
+    since: str | None = Field(description="week: Monday 00:00 Asia/Jakarta, ISO time")
+    metric: str = Field(description="net_chips | wins | average_score (lowest first)")
+    min_matches: int | None = Field(description="average_score: matches needed to rank")
+    page: int
+    per_page: int
+    total: int
+    items: list[BoardRow]
+
+
+@router.get("/players/{player_id}/profile", response_model=ProfileOut)
+async def profile(player_id: int, db: Db) -> dict:
+    """A player's games, chips, best Gaple round, Moon contracts and daily streak."""
+    if not 0 < player_id <= ID_MAX:
+        raise stats.no_player(player_id)
+    with database():
+        return await stats.profile(db, player_id)
+
+
+@router.get("/leaderboards/{game}", response_model=BoardOut)
+async def leaderboard(
+    game: str,
+    db: Db,
+    live: Live,
+    period: Annotated[stats.Period, Query(description="week | all")] = "week",
+    page: int = Query(1, ge=1, le=10_000),
+    per_page: int = Query(20, ge=1, le=100),
+) -> dict:
+    """One page of the game's board, best first, with the number of players on it."""
+    with database():
+        return await stats.leaderboard(
+            db,
+            game,
+            period,
+            page=page,
+            per_page=per_page,
+            min_matches=live.settings.leaderboard_min_matches,
+        )

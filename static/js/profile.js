@@ -1,0 +1,51 @@
+// A player's profile (#/p/<id>): games played and won, chips won and lost, the best Gaple
+// round, Moon contracts and the daily streak, from GET /api/players/{id}/profile.
+
+import { h, slot } from "./dom.js";
+import { t, fmt } from "./i18n.js";
+import { api } from "./api.js";
+import { winRate } from "./stats.js";
+
+export function mountProfile(root, { playerId, errorText }) {
+  const el = h("div", { class: "profile" });
+  const content = slot();
+  el.append(content.node);
+  root.append(el);
+  let data = null;
+  let failed = null;
+
+  function fact(key, value, name) {
+    return h("div", { class: "fact", "data-stat": name },
+      h("span", { class: "fact-label" }, t(key)), h("strong", { class: "fact-value" }, value));
+  }
+
+  function draw() {
+    const back = h("a", { class: "btn btn-ghost", href: "#/" }, t("profile.back"));
+    if (failed) { content.set(h("div", { class: "card" }, h("p", { class: "error" }, failed), back)); return; }
+    if (!data) { content.set(h("p", { class: "muted" }, "…")); return; }
+    const none = t("profile.none");
+    const c = data.moon_contracts;
+    content.set(h("div", { class: "profile-page" },
+      h("div", { class: "profile-head" }, h("h2", { "data-name": "" }, data.name), back),
+      h("section", { class: "facts" },
+        fact("profile.streak", t("profile.streak_n", { n: data.daily_streak }), "streak"),
+        fact("profile.chips_won", fmt(data.chips.won), "chips_won"),
+        fact("profile.chips_lost", fmt(data.chips.lost), "chips_lost"),
+        fact("profile.best_multiplier", data.best_multiplier ? `×${fmt(data.best_multiplier)}` : none,
+          "best_multiplier"),
+        fact("profile.biggest_pot", data.biggest_pot ? fmt(data.biggest_pot) : none, "biggest_pot"),
+        fact("profile.contracts", t("profile.contracts_n", { made: c.made, bid: c.bid }), "contracts")),
+      h("section", { class: "card" }, h("h3", {}, t("profile.games")),
+        h("table", { class: "stat-table" },
+          h("thead", {}, h("tr", {}, h("th", {}, t("profile.game")), h("th", { class: "num" }, t("profile.played")),
+            h("th", { class: "num" }, t("profile.won")), h("th", { class: "num" }, t("profile.win_rate")))),
+          h("tbody", {}, data.games.map((g) => h("tr", { "data-game": g.game },
+            h("td", {}, t(`game.${g.game}`)), h("td", { class: "num" }, fmt(g.played)),
+            h("td", { class: "num" }, fmt(g.won)), h("td", { class: "num" }, winRate(g.played, g.won)))))))));
+  }
+
+  api.profile(playerId).then((res) => { data = res; draw(); },
+    (err) => { failed = errorText(err); draw(); });
+  draw();
+  return { rerender: draw, destroy() { el.remove(); } };
+}
