@@ -61,6 +61,7 @@ def main(argv: list[str]) -> int:
         port=args.port,
         ws_max_size=settings.max_message_bytes * 4,
         ws_per_message_deflate=False,
+        proxy_headers=False,  # the client's address is app.services.clients' (trusted_proxies)
         log_config=None,
         log_level=settings.log_level,
         timeout_graceful_shutdown=int(settings.shutdown_grace),
