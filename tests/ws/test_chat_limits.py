@@ -4,8 +4,6 @@ on top of each socket's own token bucket: past the limit the socket answers ``ra
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from tests.ws.client import SeatClient, register
@@ -31,7 +29,7 @@ async def chats_heard(client: SeatClient, quiet: float = 0.5) -> list[str]:
             msg = await client.recv(quiet)
             if msg["type"] == "chat":
                 lines.append(msg["text"])
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return lines
 
 
