@@ -70,7 +70,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     onState(msg) { receive(msg); },
     onError(msg) {
       if (msg.code === "stale") { sock.resync(); return; } // the table moved on: catch up
-      store.set({ error: codeText(msg.code) });
+      store.set({ error: codeText(msg.code, msg.retry_after) });
     },
     onAck() {},
     onAuthFail() { onAuthFail?.(); },
