@@ -8,6 +8,7 @@ them. Screenshots go to tests/e2e/artifacts/ (ignored by git) for a person to lo
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
 import shutil
 import socket
@@ -16,6 +17,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,9 +47,17 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """The base URL of a live Meja server (fast bots, fixed seeds)."""
+    """The base URL of a live Meja server (fast bots, fixed seeds). Every page signs up from
+    this machine, so the per-address sign-up limit is off."""
+    with running_server(tmp_path_factory.mktemp("e2e-server"), MEJA_LIMIT_SIGNUP_ADDRESS="") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def running_server(data: Path, **settings: str) -> Iterator[str]:
+    """A server process of its own (its data in ``data``, ``MEJA_*`` settings on top of the
+    e2e ones); yields its base URL, stops it and drops its database and keys afterwards."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("e2e-server")
     prefix = f"e2e:{uuid.uuid4().hex[:8]}:"
     env = dict(os.environ)
     env.update(
@@ -57,6 +67,7 @@ def server(tmp_path_factory):
             "MEJA_BOT_DELAY": "0.05",
             "MEJA_ROUND_PAUSE": "6",
             "MEJA_SECRET_KEY": "e2e-secret",
+            **settings,
         }
     )
     db_url, drop_db = fresh_database(data)
@@ -80,14 +91,16 @@ def server(tmp_path_factory):
                 proc.kill()
                 pytest.fail(f"the server did not start:\n{(data / 'server.log').read_text()}")
             time.sleep(0.2)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    drop_db()
-    drop_keys(prefix)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        drop_db()
+        drop_keys(prefix)
 
 
 def drop_keys(prefix: str) -> None:
