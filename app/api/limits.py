@@ -1,9 +1,11 @@
-"""The rate limits of the REST routes, as dependencies (services/rate_limits.py).
+"""The rate limits of the REST routes (services/rate_limits.py).
 
 ``by_address("signup")`` counts a request per client address; ``by_player("sit")`` per signed-in
 player and per address (after the 401 check, so a request without a player counts nothing).
-They run before the route does anything; over a limit the route answers 429 ``rate_limited``
-(deps.install_errors). A request the route then refuses (a 422, a 409) has counted too.
+Both are route dependencies: they run before the route does anything, and a request the route
+then refuses (a 422, a 409) has counted too. ``check(request, "login", account=name)`` is the
+same count for a route whose limit needs what only its body says. Over a limit the route
+answers 429 ``rate_limited`` (deps.install_errors).
 """
 
 from __future__ import annotations
@@ -22,15 +24,20 @@ def address_of(request: Request) -> str:
     return client_address(request.scope, live(request).settings.trusted_proxies)
 
 
-def by_address(action: str) -> Any:
-    async def check(request: Request) -> None:
-        await live(request).limits.hit(action, address=address_of(request))
+async def check(request: Request, action: str, **who: Any) -> None:
+    """Count one ``action`` for each ``who=identity`` (None skips it), then for the address."""
+    await live(request).limits.hit(action, **who, address=address_of(request))
 
-    return Depends(check)
+
+def by_address(action: str) -> Any:
+    async def dependency(request: Request) -> None:
+        await check(request, action)
+
+    return Depends(dependency)
 
 
 def by_player(action: str) -> Any:
-    async def check(request: Request, player: Player) -> None:
-        await live(request).limits.hit(action, player=player["id"], address=address_of(request))
+    async def dependency(request: Request, player: Player) -> None:
+        await check(request, action, player=player["id"])
 
-    return Depends(check)
+    return Depends(dependency)
