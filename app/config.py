@@ -14,7 +14,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
+from limits import parse_many
+from pydantic import AliasChoices, Field, IPvAnyNetwork, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 
@@ -54,6 +55,28 @@ class Settings(BaseSettings):
     # a deployment serves its pages from its own origin, or names the others here
     # (MEJA_ALLOWED_ORIGINS='["https://meja.example"]'); see ``trusts_origin``.
     allowed_origins: list[str] | None = None
+    # Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs, a JSON list:
+    # MEJA_TRUSTED_PROXIES='["10.0.0.0/8"]'). The client's address is the peer's, or, when the
+    # peer is one of these, the right-most forwarded address that is not (services/clients.py).
+    trusted_proxies: list[IPvAnyNetwork] = []
+
+    # Rate limits (services/rate_limits.py, README "Rate limits"), shared by every replica
+    # through Redis: ``limit_<action>_<who>``, in the ``limits`` notation ("10/minute", several
+    # windows with ";"); an empty value turns that one off. Per address they stay generous:
+    # mobile carriers put many players behind one address (carrier-grade NAT).
+    limit_signup_address: str = "10/minute;100/hour"
+    limit_register_address: str = "5/minute;50/hour"
+    limit_register_player: str = "5/hour"
+    limit_login_account: str = "10/minute;30/hour"
+    limit_login_address: str = "30/minute;300/hour"
+    limit_create_table_player: str = "10/minute;100/hour"
+    limit_create_table_address: str = "60/minute"
+    limit_sit_player: str = "30/minute"
+    limit_sit_address: str = "120/minute"
+    limit_quick_join_player: str = "20/minute"
+    limit_quick_join_address: str = "120/minute"
+    limit_chat_player: str = "20/minute;300/hour"
+    limit_chat_address: str = "120/minute"
 
     # Redis layout: every key starts with this prefix (tests use a random one per test).
     key_prefix: str = "meja:"
@@ -151,6 +174,25 @@ class Settings(BaseSettings):
                 "set DATABASE_URL to Postgres, or install meja[embedded]"
             )
         return problems
+
+    @model_validator(mode="after")
+    def _limits_parse(self) -> Settings:
+        """A limit the ``limits`` notation cannot read stops the start-up, naming it."""
+        for name, value in self.rate_limits.items():
+            try:
+                parse_many(value)
+            except ValueError as err:
+                raise ValueError(f"MEJA_{name.upper()}={value!r}: {err}") from None
+        return self
+
+    @property
+    def rate_limits(self) -> dict[str, str]:
+        """``{"limit_<action>_<who>": "10/minute", ...}``, the ones turned off left out."""
+        return {
+            name: getattr(self, name)
+            for name in type(self).model_fields
+            if name.startswith("limit_") and getattr(self, name).strip()
+        }
 
     @property
     def embedded(self) -> bool:

@@ -30,6 +30,7 @@ from .services.chip_claims import ChipClaims
 from .services.lobby import Lobby
 from .services.moves import Moves
 from .services.players import Players
+from .services.rate_limits import RateLimits
 from .services.records import outbox_consumer
 from .services.table_views import TableViews
 from .services.table_write import TableWriter
@@ -37,6 +38,7 @@ from .store.clocks import Sweeper
 from .store.connection import open_redis
 from .store.hub import Hub
 from .store.keys import Keys
+from .store.limits import moving_window
 from .store.outbox import OutboxConsumer
 from .store.tables import TableStore
 
@@ -64,6 +66,7 @@ class Live:
             redis, self.keys, settings.signing_key, db=db, grant=settings.starting_balance
         )
         self.claims = ChipClaims(db, self.store, settings)
+        self.limits = RateLimits(moving_window(redis, self.keys), settings.rate_limits)
         self.metrics = Metrics()
         self.writer = TableWriter(
             settings,

@@ -63,6 +63,7 @@ def serve(host: str | None, port: int | None) -> None:
         port=port,
         ws_max_size=settings.max_message_bytes * 4,
         ws_per_message_deflate=False,
+        proxy_headers=False,  # the client's address is app.services.clients' (trusted_proxies)
         log_config=None,
         log_level=settings.log_level,
         timeout_graceful_shutdown=int(settings.shutdown_grace),

@@ -94,6 +94,7 @@ class LiveServer:
             lifespan="on",
             ws_max_size=1 << 16,
             timeout_graceful_shutdown=1,
+            proxy_headers=False,  # as app/serve.py: trusted_proxies decide
         )
         self.server = uvicorn.Server(config)
         self.server.capture_signals = _no_signals

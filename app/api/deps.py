@@ -20,6 +20,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.services import chip_claims, money
+from app.services.rate_limits import RateLimited
 from app.services.table_errors import TableError
 
 ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
@@ -64,6 +65,8 @@ def database() -> Iterator[None]:
 
 def install_errors(app: FastAPI) -> None:
     """TableError -> its HTTP status; a 422 names the field like FastAPI's own validation.
+    Over a rate limit -> 429 ``rate_limited`` with ``Retry-After`` (and ``retry_after`` in the
+    body, the same seconds, for the page to show).
     Redis unreachable (or cut mid-request) -> 503 ``redis_unavailable``: the request may or may
     not have been applied, so the client reads the table again rather than retrying blindly."""
 
@@ -98,6 +101,14 @@ def install_errors(app: FastAPI) -> None:
             wait = (exc.next_at - datetime.now(UTC)).total_seconds()
             headers = {"Retry-After": str(max(1, math.ceil(wait)))}
         return JSONResponse(body, status_code=409, headers=headers)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse(
+            {"detail": exc.message, "code": exc.code, "retry_after": exc.retry_after},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
 
     @app.exception_handler(money.Unavailable)
     async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:

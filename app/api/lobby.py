@@ -2,6 +2,7 @@
 
 Each route parses, calls one ``Lobby`` function and answers; refusals are TableError
 (404 unknown table or seat, 409 a seat taken or not yours, 422 bad options naming the field).
+Creating a table, sitting and quick join are rate limited per player and address (429).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.services.table_doc import TableStatus
 
 from .deps import Live, Player
+from .limits import by_player
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -102,7 +104,9 @@ async def list_tables(
     )
 
 
-@router.post("/tables", status_code=201, response_model=TableOut)
+@router.post(
+    "/tables", status_code=201, response_model=TableOut, dependencies=[by_player("create_table")]
+)
 async def create_table(body: NewTable, live: Live, player: Player) -> dict:
     """A new table; its game's rules validate the options (422 names the field)."""
     return await live.lobby.create(body.game, body.seats, body.options, body.turn_seconds)
@@ -113,7 +117,7 @@ async def get_table(tid: str, live: Live) -> dict:
     return await live.lobby.get(tid)
 
 
-@router.post("/tables/{tid}/seats/{n}", response_model=TableOut)
+@router.post("/tables/{tid}/seats/{n}", response_model=TableOut, dependencies=[by_player("sit")])
 async def sit(tid: str, n: int, live: Live, player: Player, body: SitBody | None = None) -> dict:
     """Take seat ``n``; the match (round) starts by itself once the table is ready."""
     return await live.lobby.sit(player, tid, n, body.buy_in if body else None)
@@ -137,7 +141,7 @@ async def rematch(tid: str, live: Live, player: Player) -> dict:
     return await live.lobby.rematch(player, tid)
 
 
-@router.post("/quick-join", response_model=Joined)
+@router.post("/quick-join", response_model=Joined, dependencies=[by_player("quick_join")])
 async def quick_join(body: QuickJoin, live: Live, player: Player) -> dict:
     """An open seat at a table with people, else a new table filled with bots."""
     return await live.lobby.quick_join(player, body.game)

@@ -9,6 +9,7 @@ from pydantic_core import PydanticCustomError
 from app.services.players import BadName, check_name
 
 from .deps import Live, Player
+from .limits import by_address
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -36,10 +37,11 @@ class Registered(BaseModel):
     player: PlayerOut
 
 
-@router.post("", status_code=201, response_model=Registered)
+@router.post("", status_code=201, response_model=Registered, dependencies=[by_address("signup")])
 async def register(body: NewPlayer, response: Response, live: Live) -> Registered:
     """Create a guest. The token goes in ``Authorization: Bearer`` (or ``?token=`` on the
-    socket); it is also set as an HttpOnly cookie for the browser."""
+    socket); it is also set as an HttpOnly cookie for the browser. Rate limited per client
+    address (429 ``rate_limited``)."""
     player, token = await live.players.register(body.name)
     response.set_cookie(
         live.settings.cookie_name, token, httponly=True, samesite="lax", max_age=365 * 24 * 3600

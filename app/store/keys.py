@@ -58,3 +58,9 @@ class Keys:
     def control(self) -> str:
         """A channel every hub subscribes to, so its pub/sub connection is never idle-empty."""
         return f"{self.prefix}control"
+
+    @property
+    def limits(self) -> str:
+        """The ``limits`` package's key prefix (it adds ``:LIMITER/<action>/<who>/...``): one
+        list of hit times per limited action, client and window (app/store/limits.py)."""
+        return f"{self.prefix}limits"

@@ -39,6 +39,8 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from app.services import money
+from app.services.clients import client_address
+from app.services.rate_limits import RateLimited
 from app.services.table_errors import error_reply
 
 from . import protocol as P
@@ -320,6 +322,12 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
     elif isinstance(msg, P.Chat):
         if conn.pid is None:
             conn.push(error_reply(None, "not_your_turn", "spectators do not chat; sign in"))
+            return
+        try:  # per player and address, across replicas (README "Rate limits")
+            address = client_address(conn.ws.scope, settings.trusted_proxies)
+            await live.limits.hit("chat", player=conn.pid, address=address)
+        except RateLimited as e:
+            conn.push({**error_reply(None, e.code, e.message), "retry_after": e.retry_after})
             return
         await _back(live, tid, conn)
         await live.hub.publish_chat(

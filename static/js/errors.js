@@ -4,14 +4,23 @@
 import { t, has } from "./i18n.js";
 import { ApiError } from "./api.js";
 
-/** The text for an error code of the REST API or of a socket's `error` message. */
-export function codeText(code) {
+/**
+ * The text for an error code of the REST API or of a socket's `error` message. `retryAfter`:
+ * the seconds to wait a rate limit sends (429 `Retry-After`, the body's and the socket
+ * message's `retry_after`), shown in seconds, or in whole minutes from 90 s on.
+ */
+export function codeText(code, retryAfter) {
+  if (code === "rate_limited" && retryAfter > 0) {
+    return retryAfter < 90
+      ? t("err.rate_limited.seconds", { n: Math.ceil(retryAfter) })
+      : t("err.rate_limited.minutes", { n: Math.ceil(retryAfter / 60) });
+  }
   if (code && has(`err.${code}`)) return t(`err.${code}`);
   return t("err.unknown", { code: code || "?" });
 }
 
 /** The text for a failed REST call (or the network being down). */
 export function errorText(err) {
-  if (err instanceof ApiError) return codeText(err.code);
+  if (err instanceof ApiError) return codeText(err.code, err.body?.retry_after);
   return t("error.network");
 }

@@ -36,7 +36,7 @@ export function tickClocks(root) {
 }
 
 /** History (newest first) and chat, as two tabs. */
-export function sideEl({ tab, log, chat, describe, chatName, onTab, onChat }) {
+export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat }) {
   const tabs = [["history", "table.history"], ["chat", "table.chat"]];
   const body = tab === "history"
     ? h("ol", { class: "log" }, log.length
@@ -55,7 +55,8 @@ export function sideEl({ tab, log, chat, describe, chatName, onTab, onChat }) {
           input.value = "";
         },
       }, h("input", { name: "text", maxlength: 200, placeholder: t("table.chat.placeholder"), autocomplete: "off" }),
-      h("button", { class: "btn", type: "submit" }, t("table.chat.send"))));
+      h("button", { class: "btn", type: "submit" }, t("table.chat.send"))),
+      chatError ? h("p", { class: "refused", role: "alert" }, chatError) : null);
   return h("aside", { class: "side" },
     h("div", { class: "tabs", role: "tablist" }, tabs.map(([k, label]) => h("button", {
       class: `tab ${tab === k ? "on" : ""}`, type: "button", "data-tab": k, onclick: () => onTab(k),

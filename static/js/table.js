@@ -30,6 +30,7 @@ const SHOWS = {
   view: ["layout", "top", "plates", "hand", "board", "result"],
   log: ["side", "board"],
   chat: ["side"],
+  chatError: ["side"],
   tab: ["side"],
   status: ["banner"],
   selected: ["hand", "board"],
@@ -45,7 +46,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
-    turnSeat: null, flashes: [], tab: "history",
+    turnSeat: null, flashes: [], tab: "history", chatError: null,
   }, SHOWS);
   const st = store.state;
   let wasDown = false;
@@ -58,6 +59,7 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
   root.append(el);
   let felt = { key: null }; // the felt drawn now: its mode and, in play, its parts
 
+  let chatSent = false; // our last chat line is neither heard back nor refused yet
   const sock = new TableSocket(tableSocketUrl(tableId, token), {
     onStatus(status) {
       if (status === "reconnecting") wasDown = true;
@@ -70,11 +72,18 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     onState(msg) { receive(msg); },
     onError(msg) {
       if (msg.code === "stale") { sock.resync(); return; } // the table moved on: catch up
-      store.set({ error: codeText(msg.code) });
+      const text = codeText(msg.code, msg.retry_after);
+      // A refusal with no command, while our chat line is unanswered, is the chat's (its rate
+      // limit): shown under the chat, where the player looks, not as a refused move.
+      if (msg.cmd == null && chatSent) { chatSent = false; store.set({ chatError: text }); return; }
+      store.set({ error: text });
     },
     onAck() {},
     onAuthFail() { onAuthFail?.(); },
-    onChat(msg) { store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT) }); },
+    onChat(msg) {
+      if (msg.seat === st.table?.you) chatSent = false;
+      store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT) });
+    },
   });
 
   function gameName() { return st.view?.game || st.table?.game || null; }
@@ -374,7 +383,8 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
     const draft = input?.value || "";
     slots.side.set(st.view || st.table ? sideEl({
       tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
-      chatName, onTab: (k) => store.set({ tab: k }), onChat: (text) => sock.chat(text),
+      chatName, chatError: st.chatError, onTab: (k) => store.set({ tab: k }),
+      onChat: (text) => { chatSent = true; store.set({ chatError: null }); sock.chat(text); },
     }) : null);
     const next = el.querySelector(".chat-form input");
     if (next) { next.value = draft; if (focused) next.focus(); }

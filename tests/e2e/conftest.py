@@ -8,6 +8,7 @@ them. Screenshots go to tests/e2e/artifacts/ (ignored by git) for a person to lo
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
 import shutil
 import socket
@@ -16,6 +17,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,9 +55,19 @@ def server_database(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, server_database):
-    """The base URL of a live Meja server (fast bots, fixed seeds)."""
-    port = _free_port()
+    """The base URL of a live Meja server (fast bots, fixed seeds). Every page signs up from
+    this machine, so the per-address sign-up limit is off."""
     data = tmp_path_factory.mktemp("e2e-server")
+    with running_server(data, server_database, MEJA_LIMIT_SIGNUP_ADDRESS="") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def running_server(data: Path, database: str | None = None, **settings: str) -> Iterator[str]:
+    """A server process of its own (its data in ``data``, ``MEJA_*`` settings on top of the
+    e2e ones, on ``database`` or a fresh one of its own); yields its base URL, stops it and
+    drops its keys, and the database it made, afterwards."""
+    port = _free_port()
     prefix = f"e2e:{uuid.uuid4().hex[:8]}:"
     env = dict(os.environ)
     env.update(
@@ -65,9 +77,13 @@ def server(tmp_path_factory, server_database):
             "MEJA_BOT_DELAY": "0.05",
             "MEJA_ROUND_PAUSE": "6",
             "MEJA_SECRET_KEY": "e2e-secret",
+            **settings,
         }
     )
-    env["DATABASE_URL"] = server_database
+    drop_db = None
+    if database is None:
+        database, drop_db = fresh_database(data)
+    env["DATABASE_URL"] = database
     with open(data / "server.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tests.e2e.serve", str(port)],
@@ -87,13 +103,17 @@ def server(tmp_path_factory, server_database):
                 proc.kill()
                 pytest.fail(f"the server did not start:\n{(data / 'server.log').read_text()}")
             time.sleep(0.2)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    drop_keys(prefix)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if drop_db is not None:
+            drop_db()
+        drop_keys(prefix)
 
 
 def drop_keys(prefix: str) -> None:

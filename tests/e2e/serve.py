@@ -23,7 +23,11 @@ def main(argv: list[str]) -> None:
     port = int(argv[0])
     settings = Settings(port=port)
     uvicorn.run(
-        create_app(settings, seeds=fixed_seed), host="127.0.0.1", port=port, log_level="warning"
+        create_app(settings, seeds=fixed_seed),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        proxy_headers=False,  # as app/serve.py
     )
 
 

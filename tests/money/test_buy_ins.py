@@ -28,6 +28,9 @@ from tests.ops.test_scale_out import Server
 from tests.ws.client import register
 
 START = 1_000  # the guest grant (the default of MEJA_STARTING_BALANCE)
+# These tests hold a sit between its debit and its seat by pausing Redis writes; the sit's rate
+# limit check (a Redis write, before the debit) would be held instead, so it is off here.
+NO_SIT_LIMITS = {"limit_sit_player": "", "limit_sit_address": ""}
 
 
 @pytest.fixture
@@ -86,7 +89,11 @@ async def test_a_buy_in_left_pending_is_refunded_once_and_never_seats(
     running again changes nothing."""
     url, sessions = database
     srv = await live_server(
-        database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
+        database_url=url,
+        redis_url=spare_redis,
+        buy_in_timeout_seconds=0,
+        buy_in_check_seconds=3600,
+        **NO_SIT_LIMITS,
     )
     async with httpx.AsyncClient(base_url=srv.url) as http:
         auth, me, tid = await player_at_new_table(http, "Sari")
@@ -111,7 +118,11 @@ async def test_a_sit_in_flight_while_reconciled_is_seated_or_refunded_never_both
     table orders the two, so the buy-in is either the seat's stack or back in the wallet."""
     url, sessions = database
     srv = await live_server(
-        database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
+        database_url=url,
+        redis_url=spare_redis,
+        buy_in_timeout_seconds=0,
+        buy_in_check_seconds=3600,
+        **NO_SIT_LIMITS,
     )
     admin = Redis.from_url(spare_redis)
     async with httpx.AsyncClient(base_url=srv.url, timeout=30) as http:
@@ -153,7 +164,11 @@ async def test_redis_cut_mid_sit_answers_503_and_the_buy_in_comes_back(
 ):
     url, sessions = database
     srv = await live_server(
-        database_url=url, redis_url=spare_redis, buy_in_timeout_seconds=0, buy_in_check_seconds=3600
+        database_url=url,
+        redis_url=spare_redis,
+        buy_in_timeout_seconds=0,
+        buy_in_check_seconds=3600,
+        **NO_SIT_LIMITS,
     )
     admin = Redis.from_url(spare_redis)
     async with httpx.AsyncClient(base_url=srv.url, timeout=30) as http:
@@ -192,6 +207,7 @@ async def test_sigkill_between_the_debit_and_the_seat_loses_no_chips(
         "MEJA_ALLOWED_ORIGINS": "[]",
         "MEJA_BUY_IN_TIMEOUT_SECONDS": "1",
         "MEJA_BUY_IN_CHECK_SECONDS": "0.5",
+        **{f"MEJA_{name.upper()}": value for name, value in NO_SIT_LIMITS.items()},
     }
     first = Server("first", env, tmp_path).start()
     second = None

@@ -27,6 +27,8 @@ export default {
   "err.stale": "The table changed; look again and retry.",
   "err.bad_message": "The server could not read that message.",
   "err.rate_limited": "Too fast; wait a moment.",
+  "err.rate_limited.seconds": "Slow down: try again in {n} s.",
+  "err.rate_limited.minutes": "Slow down: try again in {n} min.",
   "err.table_closed": "This table is closed. Pick another one.",
   "err.not_found": "This table does not exist.",
   "err.no_seat": "This table has no such seat.",

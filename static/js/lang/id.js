@@ -27,6 +27,8 @@ export default {
   "err.stale": "Meja sudah berubah; lihat lagi lalu coba lagi.",
   "err.bad_message": "Pesan tidak bisa dibaca oleh server.",
   "err.rate_limited": "Terlalu cepat; tunggu sebentar.",
+  "err.rate_limited.seconds": "Terlalu sering. Coba lagi dalam {n} detik.",
+  "err.rate_limited.minutes": "Terlalu sering. Coba lagi dalam {n} menit.",
   "err.table_closed": "Meja ini sudah ditutup. Pilih meja lain.",
   "err.not_found": "Meja ini tidak ada.",
   "err.no_seat": "Kursi itu tidak ada di meja ini.",

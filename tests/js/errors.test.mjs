@@ -1,0 +1,21 @@
+// Error texts from their codes (static/js/errors.js): a rate limit says how long to wait.
+
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { ApiError } from "../../static/js/api.js";
+import { codeText, errorText } from "../../static/js/errors.js";
+import { setLang } from "../../static/js/i18n.js";
+
+test("a rate limit with its seconds says how long to wait, in both languages", () => {
+  setLang("id");
+  const limited = new ApiError(429, { detail: "too many", code: "rate_limited", retry_after: 42 });
+  assert.equal(errorText(limited), "Terlalu sering. Coba lagi dalam 42 detik.");
+  assert.equal(codeText("rate_limited", 3000), "Terlalu sering. Coba lagi dalam 50 menit.");
+  assert.equal(codeText("rate_limited"), "Terlalu cepat; tunggu sebentar.");  // the socket's bucket
+  setLang("en");
+  assert.equal(errorText(limited), "Slow down: try again in 42 s.");
+  assert.equal(codeText("rate_limited", 90), "Slow down: try again in 2 min.");
+  assert.equal(codeText("no_such_code", 5), "Something went wrong (code: no_such_code). Try again.");
+  setLang("id");
+});
