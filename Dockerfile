@@ -36,7 +36,7 @@ COPY static ./static
 COPY deploy/healthcheck.py ./deploy/healthcheck.py
 USER meja
 EXPOSE 8000
-# Alive = /healthz answers; compose also waits for /readyz (Redis and Postgres) before routing.
+# Alive = /healthz answers; compose also waits for /readyz (Redis answers) before routing.
 HEALTHCHECK --interval=10s --timeout=4s --start-period=20s --retries=3 \
     CMD ["python", "deploy/healthcheck.py", "/healthz"]
 # uvicorn via the app's CLI: honours PORT, JSON logs, drains on SIGTERM (app/serve.py).

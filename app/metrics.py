@@ -11,7 +11,8 @@ Per process: ``meja_open_sockets``, ``meja_actions_total{game,by}`` (by: player,
 ``meja_action_seconds{game}`` (a player's action from receipt to its answer),
 ``meja_action_redis_round_trips`` (per accepted player action; the design holds it to 1-2),
 ``meja_action_refusals_total{code}``, ``meja_timeouts_total{game}`` (O-3 timeouts this process
-applied), ``meja_outbox_written_total{result}`` (this process's consumer).
+applied), ``meja_outbox_written_total{result}`` (this process's consumer),
+``meja_dependency_up{dependency}`` (redis, database: 1 when the last probe answered).
 Shared state, read from Redis at scrape time (the same value on every replica; use ``max``):
 ``meja_live_tables``, ``meja_outbox_backlog`` (entries not yet in the database),
 ``meja_outbox_pending`` (read by a consumer, not yet acknowledged), ``meja_outbox_lag_seconds``
@@ -96,6 +97,13 @@ class Metrics:
         )
         self.timeouts = Counter(
             "meja_timeouts", "Turn timeouts applied by this process (O-3)", ["game"], registry=r
+        )
+        self.up = Gauge(
+            "meja_dependency_up",
+            "Whether this process reached Redis / the database at its last probe (/readyz, "
+            "/metrics)",
+            ["dependency"],
+            registry=r,
         )
         self.live_tables = Gauge(
             "meja_live_tables", "Tables in the live registry (all replicas)", registry=r

@@ -1,5 +1,10 @@
-"""Operations: ``/healthz`` (the process is alive), ``/readyz`` (Redis and the database answer
-within a couple of seconds; 503 otherwise) and ``/metrics`` (Prometheus, app/metrics.py)."""
+"""Operations: ``/healthz`` (the process is alive), ``/readyz`` and ``/metrics`` (Prometheus,
+app/metrics.py).
+
+Ready means "can serve tables": Redis answers within a couple of seconds. The database only
+holds the records and the wallets, written through the outbox, so play goes on while it is
+down: ``/readyz`` then stays 200 and names it in ``degraded`` (and ``meja_dependency_up``), and
+a load balancer keeps routing players to the replica instead of pulling every one at once."""
 
 from __future__ import annotations
 
@@ -25,15 +30,23 @@ async def healthz() -> dict:
 
 @router.get("/readyz")
 async def readyz(live: Live) -> JSONResponse:
+    checks = await probe(live)
+    degraded = [name for name, ok in checks.items() if not ok]
+    body = {"ready": checks["redis"], **checks, "degraded": degraded}
+    return JSONResponse(body, status_code=200 if checks["redis"] else 503)
+
+
+async def probe(live) -> dict[str, bool]:
+    """Redis and the database, each within PROBE_SECONDS; recorded in the metrics."""
     checks = {"redis": False, "database": False}
     with contextlib.suppress(Exception):
         checks["redis"] = bool(await asyncio.wait_for(live.redis.ping(), PROBE_SECONDS))
     with contextlib.suppress(Exception):  # the app's own pool (and schema / search_path)
         await asyncio.wait_for(_select_one(live.db), PROBE_SECONDS)
         checks["database"] = True
-    return JSONResponse(
-        {"ready": all(checks.values()), **checks}, status_code=200 if all(checks.values()) else 503
-    )
+    for name, ok in checks.items():
+        live.metrics.up.labels(name).set(ok)
+    return checks
 
 
 async def _select_one(sessions) -> None:
@@ -43,6 +56,7 @@ async def _select_one(sessions) -> None:
 
 @router.get("/metrics", include_in_schema=False)
 async def metrics(live: Live) -> Response:
+    await probe(live)
     try:
         await live.metrics.refresh(live)
     except Exception:  # Redis down: still serve the process's own numbers

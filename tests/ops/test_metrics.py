@@ -4,6 +4,7 @@ answers 503 when the database cannot be reached while ``/healthz`` still says al
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 
@@ -11,6 +12,8 @@ import httpx
 import orjson
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 
 async def scrape(srv) -> dict[tuple[str, tuple], float]:
@@ -147,18 +150,41 @@ async def _sockets(srv, n: int) -> bool:
     return (await scrape(srv))[("meja_open_sockets", ())] == n
 
 
-async def test_readyz_is_503_when_the_database_is_unreachable(live_server):
+async def test_readyz_stays_200_and_says_degraded_when_the_database_is_unreachable(live_server):
+    """Tables are served from Redis; the records wait in the outbox. A replica is not pulled
+    from the load balancer for a database outage, and the metrics say what is down."""
     srv = await live_server(database_url="postgresql://postgres@127.0.0.1:1/nowhere")
     async with httpx.AsyncClient(base_url=srv.url) as http:
         r = await http.get("/readyz")
-        assert r.status_code == 503
-        assert r.json() == {"ready": False, "redis": True, "database": False}
+        assert r.status_code == 200
+        assert r.json() == {
+            "ready": True,
+            "redis": True,
+            "database": False,
+            "degraded": ["database"],
+        }
         assert (await http.get("/healthz")).status_code == 200
-        assert (await http.get("/metrics")).status_code == 200
+    m = await scrape(srv)
+    assert m[("meja_dependency_up", (("dependency", "database"),))] == 0
+    assert m[("meja_dependency_up", (("dependency", "redis"),))] == 1
+
+
+async def test_readyz_is_503_when_redis_is_unreachable(live_server, spare_redis):
+    """Without Redis no table can be served: not ready."""
+    srv = await live_server(redis_url=spare_redis)
+    admin = Redis.from_url(spare_redis)
+    with contextlib.suppress(RedisConnectionError):  # the server goes away mid-answer
+        await admin.shutdown(nosave=True)
+    await admin.aclose()
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        r = await http.get("/readyz")
+    assert r.status_code == 503
+    assert r.json()["ready"] is False and r.json()["degraded"] == ["redis"]
 
 
 async def test_readyz_is_200_with_redis_and_database(live_server):
     srv = await live_server()
     async with httpx.AsyncClient(base_url=srv.url) as http:
         r = await http.get("/readyz")
-    assert r.status_code == 200 and r.json() == {"ready": True, "redis": True, "database": True}
+    assert r.status_code == 200
+    assert r.json() == {"ready": True, "redis": True, "database": True, "degraded": []}
