@@ -2,8 +2,8 @@
 ``GET http://127.0.0.1:$PORT<PATH>`` (default ``/healthz``) answers 200, 1 otherwise.
 
 Standard library only, so the slim image needs no curl. The Dockerfile's HEALTHCHECK probes
-``/healthz`` (the process is alive); compose probes ``/readyz`` (Redis answers: the replica can serve tables)
-before the proxy sends it traffic.
+``/healthz`` (the process is alive); compose probes ``/readyz`` (Redis answers: the replica can
+serve tables) before the proxy sends it traffic.
 """
 
 from __future__ import annotations
