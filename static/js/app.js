@@ -1,9 +1,10 @@
-// Meja in the browser: guest sign-in, header (chips, language), hash routes for the lobby
-// (#/) and a table (#/t/<id>).
+// Meja in the browser: signing in (account.js), header (chips, account, language), hash routes
+// for the lobby (#/) and a table (#/t/<id>).
 
 import { h, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
-import { api, auth, ApiError } from "./api.js";
+import { api, ApiError } from "./api.js";
+import { accountMenu, welcome } from "./account.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { errorText } from "./errors.js";
@@ -20,17 +21,13 @@ export function toast(text, kind = "info") {
 }
 
 
+/** Who is signed in (the cookies say; null: nobody), with the wallet's balance. */
 async function refreshMe() {
-  if (!auth.token) return;
   try {
     me = await api.me();
   } catch (err) {
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      auth.token = null;
-      me = null;
-      route();
-    }
-    return;
+    if (err instanceof ApiError && err.status === 401) me = null;
+    else return; // the server is down: keep what we knew
   }
   header();
 }
@@ -46,7 +43,7 @@ function header() {
     chips.replaceChildren(h("span", { class: "chips-long" }, `● ${t("chips.n", { n })}`),
       h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`));
     chips.title = t("chips");
-    who.textContent = me.name;
+    who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
   }
   document.getElementById("lang-label").textContent = t("lang.label");
   const sel = document.getElementById("lang");
@@ -58,33 +55,10 @@ function header() {
   document.title = `Meja · ${t("app.tagline")}`;
 }
 
-function welcome() {
-  const err = h("p", { class: "error", role: "alert" });
-  const input = h("input", {
-    name: "name", minlength: 2, maxlength: 24, required: true, autocomplete: "nickname",
-    placeholder: t("welcome.name"), "aria-label": t("welcome.name"),
-  });
-  const form = h("form", {
-    class: "welcome card", onsubmit: async (e) => {
-      e.preventDefault();
-      const name = input.value.trim();
-      if (name.length < 2 || name.length > 24) { err.textContent = t("welcome.bad_name"); return; }
-      try {
-        const res = await api.register(name);
-        auth.token = res.token;
-        me = res.player || null;
-        await refreshMe();
-        route();
-      } catch (ex) { err.textContent = errorText(ex); }
-    },
-  },
-  h("h1", {}, t("welcome.title")),
-  h("p", { class: "tagline" }, t("app.tagline")),
-  h("p", {}, t("welcome.text")), input,
-  h("button", { class: "btn btn-primary", type: "submit" }, t("welcome.go")), err);
-  main.append(form);
-  input.focus();
-  return { destroy() { form.remove(); } };
+/** After signing in, out, or saving the guest: ask the server who we are, then draw. */
+async function signedInOrOut() {
+  await refreshMe();
+  route();
 }
 
 function route() {
@@ -92,14 +66,14 @@ function route() {
   screen = null;
   clear(main);
   header();
-  if (!auth.token) { screen = welcome(); return; }
+  if (!me) { screen = welcome(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   if (m) {
     screen = mountTable(main, {
-      tableId: decodeURIComponent(m[1]), token: auth.token,
+      tableId: decodeURIComponent(m[1]),
       onLeave: () => { location.hash = "#/"; },
       onChips: refreshMe,
-      onAuthFail: () => { auth.token = null; me = null; route(); },
+      onAuthFail: () => { me = null; route(); },
     });
   } else {
     screen = mountLobby(main, {
@@ -116,5 +90,4 @@ onLang(() => {
   else screen.rerender();
 });
 window.meja = Object.assign(window.meja || {}, { fmt, setLang });
-route();
-refreshMe();
+signedInOrOut();
