@@ -123,7 +123,7 @@ export function accountMenu(me, { changed, toast }) {
     }, t(key)));
   }
   const button = h("button", {
-    class: "account", type: "button", "aria-haspopup": "menu", title: guest ? t("account.guest") : me.username,
+    class: guest ? "account account-guest" : "account", type: "button", "aria-haspopup": "menu", title: guest ? t("account.guest") : me.username,
     onclick: () => { menu.hidden = !menu.hidden; },
   }, guest ? h("span", { class: "account-kind" }, t("account.guest")) : null,
   h("span", { class: "account-name" }, me.name));
