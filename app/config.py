@@ -44,10 +44,25 @@ class Settings(BaseSettings):
     log_level: str = "info"
     shutdown_grace: float = 10.0
 
-    # Identity: tokens are HMAC-signed with this key; unset -> a key kept in data_dir, so every
-    # process on the machine shares it (set it explicitly when replicas run on several machines).
+    # Identity: access tokens are signed (HS256) with this key; unset -> a key kept in data_dir,
+    # so every process on the machine shares it (set it explicitly when replicas run on several
+    # machines). ``secret_keys`` replaces it for key rotation: the first one signs, every one is
+    # accepted (MEJA_SECRET_KEYS='["new", "old"]'; drop the old one once its tokens expired).
     secret_key: str | None = None
-    cookie_name: str = "meja_token"
+    secret_keys: list[str] | None = None
+    cookie_name: str = "meja_token"  # the access token (HttpOnly)
+    refresh_cookie_name: str = "meja_refresh"  # the refresh session (HttpOnly, /api/session)
+    cookie_secure: bool = False  # set true when the site is served over HTTPS
+    # Sessions (app/services/sessions.py): a short-lived access token, minted from a refresh
+    # session stored in the database; a guest cannot log in again, so its session lasts longer.
+    access_token_seconds: int = 3600
+    session_days: float = 30.0
+    guest_session_days: float = 365.0
+    ticket_seconds: int = 30  # a single-use socket ticket (POST /api/ws-ticket)
+    # Accounts (app/services/accounts.py): Argon2id cost (argon2-cffi's defaults, RFC 9106's
+    # second recommended profile); a hash made with other costs is redone at the next login.
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
     # Browser origins trusted besides the server's own (an Origin whose host is the Host the
     # request names): they may open sockets and make the REST calls that change something
     # (app/api/origin.py, against cross-site requests riding on the cookie). Unset, the
@@ -104,13 +119,15 @@ class Settings(BaseSettings):
     # The chip economy (README "Economy"), every grant from the house: a new guest's grant (one
     # default buy-in); the daily bonus, daily_base on the first day of a streak and daily_step
     # more for each further day, capped at daily_max; the bust refill, refill_amount at most
-    # refills_per_day times a day (Asia/Jakarta days).
+    # refills_per_day times a day (Asia/Jakarta days); the welcome grant, once per account when
+    # it is registered.
     starting_balance: int = Field(default=1_000, ge=0)
     daily_base: int = Field(default=1_000, ge=1)
     daily_step: int = Field(default=250, ge=0)
     daily_max: int = Field(default=2_500, ge=1)
     refill_amount: int = Field(default=1_000, ge=1)
     refills_per_day: int = Field(default=3, ge=0)
+    welcome_grant: int = Field(default=10_000, ge=0)
     buy_in_max_stakes: int = 1000  # the largest buy-in, in stakes (the smallest is one stake)
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
     outbox_reclaim_ms: int = 30_000  # an entry pending this long on a dead consumer is taken over
@@ -221,14 +238,22 @@ class Settings(BaseSettings):
         if self.embedded:
             return []
         problems = []
-        if not self.secret_key or self.secret_key.lower() in PLACEHOLDERS:
-            problems.append("MEJA_SECRET_KEY must be set to a long random value")
+        keys = self.secret_keys or ([self.secret_key] if self.secret_key else [])
+        if not keys or any(k.lower() in PLACEHOLDERS for k in keys):
+            problems.append("MEJA_SECRET_KEY (or MEJA_SECRET_KEYS) must be set to long random keys")
         if self.admin_token is not None and self.admin_token.lower() in PLACEHOLDERS:
             problems.append("MEJA_ADMIN_TOKEN is an example value; set a random one or unset it")
         password = make_url(self.database_url).password
         if password is not None and password.lower() in PLACEHOLDERS:
             problems.append("the database password in DATABASE_URL is an example value")
         return problems
+
+    @property
+    def signing_keys(self) -> list[bytes]:
+        """The keys access tokens may be signed with, the one that signs first."""
+        if self.secret_keys:
+            return [k.encode() for k in self.secret_keys]
+        return [self.signing_key]
 
     @cached_property
     def signing_key(self) -> bytes:

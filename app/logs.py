@@ -29,7 +29,7 @@ _TABLE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
 
 _SECRETS = (
     (
-        re.compile(r"(?i)\b(token|access_token|password|secret|key)=([^&\s\"'\]]+)"),
+        re.compile(r"(?i)\b(token|access_token|ticket|password|secret|key)=([^&\s\"'\]]+)"),
         r"\1=[redacted]",
     ),
     (re.compile(r"(?i)\bbearer\s+[\w.~+/=-]+"), "Bearer [redacted]"),

@@ -25,6 +25,7 @@ from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
 from .metrics import Metrics, count_round_trip
+from .services.accounts import Accounts
 from .services.buy_ins import BuyInReconciler
 from .services.chip_claims import ChipClaims
 from .services.lobby import Lobby
@@ -32,6 +33,7 @@ from .services.moves import Moves
 from .services.players import Players
 from .services.rate_limits import RateLimits
 from .services.records import outbox_consumer
+from .services.sessions import Sessions
 from .services.table_views import TableViews
 from .services.table_write import TableWriter
 from .store.clocks import Sweeper
@@ -49,7 +51,7 @@ class Live:
     """The process's services, built at start-up."""
 
     def __init__(self, settings: Settings, redis, seeds: Callable[[str, int], int] | None, db=None):
-        from .ws.endpoint import Watchdog, deliver
+        from .ws.endpoint import Watchdog, deliver, revoked
 
         self.settings = settings
         self.redis = redis
@@ -63,10 +65,16 @@ class Live:
             on_trip=count_round_trip,
         )
         self.players = Players(
-            redis, self.keys, settings.signing_key, db=db, grant=settings.starting_balance
+            redis,
+            self.keys,
+            db,
+            grant=settings.starting_balance,
+            cache_seconds=settings.access_token_seconds,
         )
         self.claims = ChipClaims(db, self.store, settings)
         self.limits = RateLimits(moving_window(redis, self.keys), settings.rate_limits)
+        self.sessions = Sessions(redis, self.keys, db, self.players, settings)
+        self.accounts = Accounts(db, self.players, self.sessions, settings)
         self.metrics = Metrics()
         self.writer = TableWriter(
             settings,
@@ -89,7 +97,11 @@ class Live:
             redis, db, prefix=settings.key_prefix, min_idle_ms=settings.outbox_reclaim_ms
         )
         self.hub = Hub(
-            redis, self.keys, self.store, lambda tid, msg, socks: deliver(self, tid, msg, socks)
+            redis,
+            self.keys,
+            self.store,
+            lambda tid, msg, socks: deliver(self, tid, msg, socks),
+            on_control=lambda msg: revoked(self, msg),
         )
         self.watchdog = Watchdog(self.hub, settings)
         self.sweeper = Sweeper(
@@ -134,7 +146,7 @@ def create_app(
                 await live.hub.stop()
         await engine.dispose()
 
-    from .api import chips, games, history, lobby, ops, players, stats, wallet
+    from .api import accounts, chips, games, history, lobby, ops, players, session, stats, wallet
     from .ws import endpoint
 
     app = FastAPI(
@@ -143,7 +155,8 @@ def create_app(
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
-    for module in (players, games, lobby, ops, wallet, chips, history, stats, endpoint):
+    modules = (players, accounts, session, games, lobby, ops, wallet, chips, history, stats)
+    for module in (*modules, endpoint):
         app.include_router(module.router)
     install_errors(app)
     app.add_middleware(OriginCheck, settings=settings)

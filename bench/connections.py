@@ -6,9 +6,10 @@ Starts Redis, the database and the server like bench/load.py (or targets ``--url
 ``--players`` guests, creates one 4-seat Gaple table per four of them and seats ``--sit`` of each
 four (1 by default: a Gaple table deals as soon as two players sit, so with one seated nothing is
 dealt and the sockets stay idle; the other three watch the table, authenticated). Then it opens one
-authenticated WebSocket per player to its table (``?token=``), waits until every socket has received
-its first ``state``, lets the server settle and reads its resident memory: (RSS with every socket
-open - RSS before the first socket) / players is the memory per connection. It holds the sockets
+authenticated WebSocket per player to its table (``Authorization: Bearer``), waits until every
+socket has received its first ``state``, lets the server settle and reads its resident memory:
+(RSS with every socket open - RSS before the first socket) / players is the memory per
+connection. It holds the sockets
 ``--hold`` seconds (the server pings them meanwhile), then sends one ``ping`` on every socket and
 counts the ``pong``s: "all stayed up" means no socket closed and every one answered.
 
@@ -78,11 +79,12 @@ class Conns:
             await api.sit(tok, tid, s)
 
     async def connect(self, k: int, tid: str, token: str) -> None:
-        url = f"{self.services.ws_url}/ws/tables/{tid}?token={token}"
+        url = f"{self.services.ws_url}/ws/tables/{tid}"
         src = f"127.0.0.{1 + k % self.args.sources}"
         try:
             ws = await websockets.connect(
                 url,
+                additional_headers={"Authorization": f"Bearer {token}"},
                 ping_interval=None,
                 local_addr=(src, 0),
                 open_timeout=120,

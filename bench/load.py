@@ -135,10 +135,14 @@ class Load:
             await api.sit(tok, tid, s)
 
     async def _connect(self, c: Client, k: int) -> None:
-        url = f"{self.services.ws_url}/ws/tables/{c.table.tid}?token={c.token}"
+        # Meja reads the token from the Bearer header; the peers' bare server
+        # (shared/peers/bare, targeted with --url) only from ``?token=``, which Meja ignores.
+        query = f"?token={c.token}" if self.args.url else ""
+        url = f"{self.services.ws_url}/ws/tables/{c.table.tid}{query}"
         src = f"127.0.0.{1 + k % self.args.sources}"
         c.ws = await websockets.connect(
             url,
+            additional_headers={"Authorization": f"Bearer {c.token}"},
             ping_interval=None,
             max_size=2**20,
             local_addr=(src, 0),

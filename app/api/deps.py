@@ -1,9 +1,11 @@
 """Shared pieces of the REST routes: the services, the current player, error answers.
 
 Refusals are answered ``{"detail": <message>, "code": <code>}`` (a 422 names its field like
-FastAPI's own validation instead; a refused chip claim adds ``next_at``). A database that
-cannot be reached is 503 ``database_unavailable``, wherever it shows: routes that read it wrap
-the call in ``database()``, services raise ``money.Unavailable``.
+FastAPI's own validation instead; a refused chip claim adds ``next_at``). A missing, expired,
+forged or revoked access token is 401 with its code (``not_signed_in``, ``token_expired``:
+refresh and retry, ``bad_token``). A database that cannot be reached is 503
+``database_unavailable``, wherever it shows: routes that read it wrap the call in
+``database()``, services raise ``money.Unavailable``.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.services import chip_claims, money
+from app.services.accounts import AccountError
 from app.services.rate_limits import RateLimited
+from app.services.sessions import AuthError, Identity
 from app.services.table_errors import TableError
 
 ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
@@ -31,24 +35,32 @@ def live(request: Request) -> Any:
 
 
 def token_of(request: Request) -> str | None:
+    """The access token: ``Authorization: Bearer`` (non-browser clients), else the cookie."""
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         return auth[7:].strip()
     return request.cookies.get(live(request).settings.cookie_name)
 
 
+async def identity(request: Request) -> Identity:
+    """Who the request speaks for; 401 ``not_signed_in``, ``token_expired`` or ``bad_token``."""
+    return await live(request).sessions.authenticate(token_of(request))
+
+
 async def current_player(request: Request) -> dict:
     """The signed-in player (Authorization: Bearer <token>, or the cookie); 401 otherwise."""
+    return (await identity(request)).player
+
+
+async def maybe_player(request: Request) -> dict | None:
+    """The signed-in player, or None when the request carries no token at all (an expired
+    or refused one is still a 401: the client refreshes, or signs in again)."""
     token = token_of(request)
-    player = await live(request).players.from_token(token) if token else None
-    if player is None:
-        raise HTTPException(
-            401, "a valid player token is required", headers={"WWW-Authenticate": "Bearer"}
-        )
-    return player
+    return None if token is None else (await live(request).sessions.authenticate(token)).player
 
 
 Player = Annotated[dict, Depends(current_player)]
+MaybePlayer = Annotated[dict | None, Depends(maybe_player)]
 Live = Annotated[Any, Depends(live)]
 
 
@@ -84,11 +96,7 @@ def install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
-        if exc.field is not None:
-            loc = ["body", *exc.field.split(".")]
-            body: dict[str, Any] = {"detail": [{"loc": loc, "msg": exc.message, "type": exc.code}]}
-        else:
-            body = {"detail": exc.message, "code": exc.code}
+        body = _body(exc.code, exc.message, exc.field)
         return JSONResponse(body, status_code=exc.status, headers=_retry(exc.status))
 
     @app.exception_handler(chip_claims.ClaimRefused)
@@ -110,11 +118,30 @@ def install_errors(app: FastAPI) -> None:
             headers={"Retry-After": str(exc.retry_after)},
         )
 
+    @app.exception_handler(AuthError)
+    async def refused(request: Request, exc: AuthError) -> JSONResponse:
+        return JSONResponse(
+            {"detail": exc.message, "code": exc.code},
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+        return JSONResponse(_body(exc.code, exc.message, exc.field), status_code=exc.status)
+
     @app.exception_handler(money.Unavailable)
     async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:
         return JSONResponse(
             {"detail": exc.message, "code": exc.code}, status_code=503, headers=_retry(503)
         )
+
+
+def _body(code: str, message: str, field: str | None) -> dict[str, Any]:
+    """A refusal's body; one of a field names it like FastAPI's own validation."""
+    if field is None:
+        return {"detail": message, "code": code}
+    return {"detail": [{"loc": ["body", *field.split(".")], "msg": message, "type": code}]}
 
 
 def _retry(status: int) -> dict[str, str] | None:

@@ -1,8 +1,8 @@
-"""Guest players: ``POST /api/players`` gives a signed token; ``GET /api/players/me``."""
+"""Guest players: ``POST /api/players`` signs a new guest in; ``GET /api/players/me``."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
 
@@ -10,6 +10,7 @@ from app.services.players import BadName, check_name
 
 from .deps import Live, Player
 from .limits import by_address
+from .session import PlayerOut, SignedIn, signed_in
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -27,28 +28,16 @@ class NewPlayer(BaseModel):
             raise PydanticCustomError(e.code, e.message) from None
 
 
-class PlayerOut(BaseModel):
-    id: str | int
-    name: str
-
-
-class Registered(BaseModel):
-    token: str
-    player: PlayerOut
-
-
-@router.post("", status_code=201, response_model=Registered, dependencies=[by_address("signup")])
-async def register(body: NewPlayer, response: Response, live: Live) -> Registered:
-    """Create a guest. The token goes in ``Authorization: Bearer`` (or ``?token=`` on the
-    socket); it is also set as an HttpOnly cookie for the browser. Rate limited per client
-    address (429 ``rate_limited``)."""
-    player, token = await live.players.register(body.name)
-    response.set_cookie(
-        live.settings.cookie_name, token, httponly=True, samesite="lax", max_age=365 * 24 * 3600
-    )
-    return Registered(token=token, player=PlayerOut(**player))
+@router.post("", status_code=201, response_model=SignedIn, dependencies=[by_address("signup")])
+async def register(body: NewPlayer, request: Request, response: Response, live: Live) -> SignedIn:
+    """Create a guest and sign it in: the session's cookies for the browser, and the access
+    token for other clients (``Authorization: Bearer``; on the socket too). Rate limited per
+    client address (429 ``rate_limited``)."""
+    player = await live.players.register(body.name)
+    return signed_in(response, request, player, await live.sessions.start(player))
 
 
 @router.get("/me", response_model=PlayerOut)
 async def me(player: Player) -> PlayerOut:
+    """Who is signed in: ``kind`` is ``guest`` or ``account`` (with its ``username``)."""
     return PlayerOut(**player)

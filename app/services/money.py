@@ -15,7 +15,8 @@ Every function takes an ``async_sessionmaker`` and runs one database transaction
   cash-out lands after every payment of that stack and survives a database outage.
 - :func:`audit`: grants = wallets + stacks in play, every transaction balanced, nothing negative.
 
-Idempotency keys (unique per movement): ``grant:<player>``, ``buy_in:<table>:<seat>:<sit>``,
+Idempotency keys (unique per movement): ``grant:<player>``, ``welcome:<player>`` (an account's
+welcome grant, :func:`grant_welcome`), ``buy_in:<table>:<seat>:<sit>``,
 ``cash_out:<table>:<seat>:<sit>`` (``<sit>`` is the table version at which the seat was taken).
 Calling a function again with a key already written changes nothing.
 """
@@ -74,20 +75,36 @@ async def register_player(
     db: Sessions, name: str, *, kind: str = "guest", grant: int | None = None
 ) -> Player:
     """A new player with a wallet holding the starting grant (one ledger transaction)."""
-    grant = starting_balance() if grant is None else grant
     async with db.begin() as session:
-        player = Player(name=name[:40], kind=kind)
-        session.add(player)
-        await session.flush()
-        session.add(Wallet(player_id=player.id, balance=0))
-        await session.flush()
-        await ledger.post(
-            session,
-            f"grant:{player.id}",
-            "grant",
-            [Leg(HOUSE, None, -grant), Leg(wallet_account(player.id), player.id, grant)],
-        )
+        return await register_player_in(session, Player(name=name[:40], kind=kind), grant)
+
+
+async def register_player_in(session: AsyncSession, player: Player, grant: int | None) -> Player:
+    """Insert ``player`` with its wallet and the starting grant, in the caller's transaction."""
+    grant = starting_balance() if grant is None else grant
+    session.add(player)
+    await session.flush()
+    session.add(Wallet(player_id=player.id, balance=0))
+    await session.flush()
+    await _grant(session, f"grant:{player.id}", "grant", player.id, grant)
     return player
+
+
+async def grant_welcome(db: Sessions, player_id: int, amount: int) -> bool:
+    """The welcome grant of an account (key ``welcome:<player>``): once per player, however
+    often or concurrently it is asked for. False when it was granted before."""
+    async with db.begin() as session:
+        return await grant_welcome_in(session, player_id, amount)
+
+
+async def grant_welcome_in(session: AsyncSession, player_id: int, amount: int) -> bool:
+    """``grant_welcome`` in the caller's transaction (the account's own, app/services/accounts)."""
+    return await _grant(session, f"welcome:{player_id}", "welcome", player_id, amount)
+
+
+async def _grant(session: AsyncSession, key: str, kind: str, player_id: int, amount: int) -> bool:
+    legs = [Leg(HOUSE, None, -amount), Leg(wallet_account(player_id), player_id, amount)]
+    return await ledger.post(session, key, kind, legs) is not None
 
 
 def buy_in_key(table_id: str, seat: int, sit: int) -> str:

@@ -1,24 +1,16 @@
-"""Guest players and their signed tokens.
+"""Display names, guests and the players' cache in Redis.
 
-A token is ``<payload>.<signature>``: the payload is base64url JSON ``{"pid": ...}`` and the
-signature an HMAC-SHA256 of it under the server's key, so any process can check a token without
-a lookup, and a forged or altered one is refused (HTTP 401 / socket close 4401).
-
-With a database (always, in the app) a guest is a ``player`` row with a wallet
-(``money.register_player``); without one (tools, some tests) guests are kept in Redis only.
+A guest is a ``player`` row with a wallet (``money.register_player``); accounts
+(app/services/accounts.py) are players with a username and a password. Who a request speaks
+for is settled by its access token (app/services/sessions.py).
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
-import hmac
 import re
-import secrets
 import unicodedata
 from collections.abc import Iterator
-from typing import Any
 
 import orjson
 from redis.asyncio import Redis
@@ -71,72 +63,53 @@ def _skeleton(name: str) -> str:
     )
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def sign(key: bytes, pid: Any) -> str:
-    payload = _b64(orjson.dumps({"pid": pid}))
-    mac = hmac.new(key, payload.encode(), hashlib.sha256).digest()
-    return f"{payload}.{_b64(mac)}"
-
-
-def verify(key: bytes, token: str) -> Any | None:
-    """The player id a token carries, or None when it is malformed or not signed by us."""
-    try:
-        payload, mac = token.split(".")
-        good = _b64(hmac.new(key, payload.encode(), hashlib.sha256).digest())
-        if not hmac.compare_digest(good, mac):
-            return None
-        return orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["pid"]
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
 class Players:
-    def __init__(
-        self, redis: Redis, keys: Keys, signing_key: bytes, *, db=None, grant: int | None = None
-    ):
-        self.redis, self.keys, self.key = redis, keys, signing_key
-        self.db, self.grant = db, grant
+    """Guests, and the Redis cache of every signed-in player: ``{"id", "name", "kind",
+    "username", "ep"}`` (``ep``: the session epoch, app/services/sessions.py). The cache expires
+    after ``cache_seconds`` (an access token's life), so a cache left behind by a lost write
+    heals by itself; the database is the truth."""
 
-    async def register(self, name: str) -> tuple[dict, str]:
-        """With a database (chips & records): the player row, the wallet and the starting
-        grant (``money.register_player``); the id is the database's. Redis caches the name."""
+    def __init__(self, redis: Redis, keys: Keys, db: money.Sessions, *, grant: int, cache_seconds):
+        self.redis, self.keys, self.db = redis, keys, db
+        self.grant, self.cache_seconds = grant, cache_seconds
+
+    async def register(self, name: str) -> dict:
+        """A guest: the player row, the wallet and the starting grant
+        (``money.register_player``)."""
         name = check_name(name)
-        pid: int | str
-        if self.db is not None:
-            with _reachable():
-                pid = (await money.register_player(self.db, name, grant=self.grant)).id
-        else:
-            pid = "g" + secrets.token_hex(8)
-        player = {"id": pid, "name": name}
-        await self.redis.set(self.keys.player(pid), orjson.dumps(player))
-        return player, sign(self.key, pid)
+        with reachable():
+            row = await money.register_player(self.db, name, grant=self.grant)
+        return await self.remember(row)
 
-    async def from_token(self, token: str | None) -> dict | None:
-        pid = verify(self.key, token) if token else None
-        if pid is None:
-            return None
+    async def cached(self, pid: int) -> dict | None:
+        """The player (one Redis read); from the database when Redis lost it."""
         raw = await self.redis.get(self.keys.player(pid))
-        if raw is None and self.db is not None and type(pid) is int:
-            with _reachable():
-                async with self.db() as session:  # Redis lost its cache: the database knows
-                    row = await session.get(PlayerRow, pid)
-            if row is None:
-                return None
-            raw = orjson.dumps({"id": row.id, "name": row.name})
-            await self.redis.set(self.keys.player(pid), raw)
-        return orjson.loads(raw) if raw else None
+        if raw is not None:
+            return orjson.loads(raw)
+        with reachable():
+            async with self.db() as session:
+                row = await session.get(PlayerRow, pid)
+        return None if row is None else await self.remember(row)
+
+    async def remember(self, row: PlayerRow) -> dict:
+        player = {
+            "id": row.id,
+            "name": row.name,
+            "kind": row.kind,
+            "username": row.username,
+            "ep": row.session_epoch or 0,
+        }
+        await self.redis.set(self.keys.player(row.id), orjson.dumps(player), ex=self.cache_seconds)
+        return player
 
 
 @contextlib.contextmanager
-def _reachable() -> Iterator[None]:
+def reachable() -> Iterator[None]:
     """A database that cannot be reached is ``money.Unavailable`` (HTTP 503)."""
     try:
         yield
     except money.UNREACHABLE as err:
         raise money.Unavailable(
-            "players cannot be registered or looked up right now "
+            "players cannot be registered, signed in or looked up right now "
             "(database unreachable); try again shortly"
         ) from err

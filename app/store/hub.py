@@ -1,5 +1,9 @@
 """Fan-out: one Redis pub/sub connection per process, delivering to that process's sockets.
 
+The control channel (``Keys.control``) carries messages for every process, handed to
+``on_control``: ``{"revoked": <player>, "ep": <epoch>}`` when every session of a player ended
+(app/services/sessions.py), so each process closes that player's sockets at once.
+
 A socket joins its table's channel here (the first local socket subscribes, the last one
 unsubscribes). Every compare-and-set publishes ``{"t", "v", "e"}`` (the new version and its
 public events); chat publishes ``{"t", "chat"}``. The hub records the latest version it heard
@@ -26,8 +30,16 @@ Deliver = Callable[[str, dict[str, Any], list[Any]], Awaitable[None]]
 
 
 class Hub:
-    def __init__(self, redis: Redis, keys: Keys, store: TableStore, deliver: Deliver):
+    def __init__(
+        self,
+        redis: Redis,
+        keys: Keys,
+        store: TableStore,
+        deliver: Deliver,
+        on_control: Callable[[dict[str, Any]], None] | None = None,
+    ):
         self.redis, self.keys, self.store, self.deliver = redis, keys, store, deliver
+        self.on_control = on_control
         self.sockets: dict[str, set[Any]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._pubsub: Any = None  # redis.asyncio PubSub, opened by start()
@@ -75,7 +87,12 @@ class Hub:
         while True:
             try:
                 async for msg in self._pubsub.listen():
-                    if msg["type"] == "message":
+                    if msg["type"] != "message":
+                        continue
+                    if _text(msg["channel"]) == self.keys.control:
+                        if self.on_control is not None:
+                            self.on_control(orjson.loads(msg["data"]))
+                    else:
                         self._dispatch(orjson.loads(msg["data"]))
             except asyncio.CancelledError:
                 raise
@@ -103,3 +120,7 @@ class Hub:
                 log.exception(
                     "delivery to table %s failed", tid, extra={"table": tid, "v": message.get("v")}
                 )
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -52,7 +52,12 @@ class Keys:
         return f"{self.prefix}outbox:streams"
 
     def player(self, pid: int | str) -> str:
+        """JSON: the signed-in player's cache, with its session epoch (app/services/players.py)."""
         return f"{self.prefix}player:{pid}"
+
+    def ticket(self, ticket: str) -> str:
+        """A single-use socket ticket: the access token it stands for (expires in seconds)."""
+        return f"{self.prefix}ticket:{ticket}"
 
     @property
     def control(self) -> str:

@@ -3,8 +3,14 @@
 - ``Origin``: a browser's Origin must be one the server trusts (``Settings.trusts_origin``:
   its own, or one of ``allowed_origins``; otherwise the handshake is refused: HTTP 403).
   Clients that send no Origin (not browsers) are not subject to it.
-- Token: ``?token=`` (browsers cannot set headers on a socket) or the HttpOnly cookie. A bad or
-  forged token is refused the same way; no token makes the socket a spectator.
+- Who: the browser's HttpOnly access cookie, ``Authorization: Bearer`` (other clients), or
+  ``?ticket=`` (a single-use ticket from ``POST /api/ws-ticket``); a URL never carries a
+  token. No credential makes the socket a spectator. A refused one is accepted and closed, so
+  the client reads the code: 4419 "session expired" for an expired access token (the client
+  refreshes and reconnects), 4401 for a forged, unknown or revoked one.
+- An open socket is closed with 4419 when its token expires (the ``Watchdog`` checks, every
+  tick), and with 4401 at once when every session of its player ends (logout, password change:
+  ``revoked`` arrives on the hubs' control channel, app/store/hub.py).
 - ``?v=<last seen>`` on connect sends the missed events with the fresh state.
 Outgoing messages are serialised once, when queued, and wait as JSON bytes; what one socket may
 have waiting is bounded in bytes (``socket_backlog_bytes``), so a client that reads slowly or
@@ -41,12 +47,15 @@ from starlette.websockets import WebSocketDisconnect
 from app.services import money
 from app.services.clients import client_address
 from app.services.rate_limits import RateLimited
+from app.services.sessions import AuthError, Identity
 from app.services.table_errors import error_reply
 
 from . import protocol as P
 
 router = APIRouter()
 PING = orjson.dumps({"type": "ping"})
+REFUSED = 4401  # a forged, unknown or revoked credential: reconnecting cannot help
+EXPIRED = 4419  # "session expired": refresh the access token, then reconnect
 
 
 class Conn:
@@ -59,6 +68,9 @@ class Conn:
         "ws",
         "player",
         "pid",
+        "ep",
+        "expires",
+        "_code",
         "_v",
         "settings",
         "heard",
@@ -70,10 +82,15 @@ class Conn:
         "_pinged",
     )
 
-    def __init__(self, ws: WebSocket, player: dict | None, settings):
+    def __init__(self, ws: WebSocket, player: dict | None, settings, exp: int | None = None):
         self.ws = ws
         self.player = player
         self.pid = player["id"] if player else None
+        self.ep = player["ep"] if player else None
+        # the token's expiry on the loop's clock (None: a spectator, nothing expires)
+        loop = asyncio.get_running_loop()
+        self.expires = None if exp is None else loop.time() + exp - time.time()
+        self._code = 1013  # the close code once closing: too far behind, unless ended
         self._v = -1  # -1 until the first state is sent; the fan-out skips it till then
         self.settings = settings  # the process's (one object for every socket)
         self._out: list[bytes] = []
@@ -137,7 +154,7 @@ class Conn:
                     self._bytes -= len(data)
             if self._closing:
                 self._sending = loop.time()
-                await self.ws.close(code=1013)
+                await self.ws.close(code=self._code)
         except Exception:  # the socket is gone; its receive loop ends the connection
             self._closing = True
             self._out, self._bytes = [], 0
@@ -145,10 +162,21 @@ class Conn:
             self._sending = None
             self._writer = None
 
+    def end(self, code: int) -> None:
+        """Close with ``code`` (the session ended or expired); what waits is dropped."""
+        if self._closing:
+            return
+        self._out, self._bytes = [], 0
+        self._closing, self._code = True, code
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
     def check(self, now: float) -> None:
         """Drop the socket if its backlog does not move or its client stays silent past its
-        ping; ping a client silent for ``ping_interval``."""
+        ping; ping a client silent for ``ping_interval``; end it once its token expired."""
         s = self.settings
+        if self.expires is not None and now >= self.expires:
+            return self.end(EXPIRED)
         if self._sending is not None and now - self._sending > s.send_timeout:
             return self._abort()
         silent = now - self.heard
@@ -227,18 +255,18 @@ async def table_socket(ws: WebSocket) -> None:
     if not origin_ok(ws, settings):
         await ws.close(code=4403)
         return
-    token = ws.query_params.get("token") or ws.cookies.get(settings.cookie_name)
     try:
-        player = await live.players.from_token(token) if token else None
+        who = await _identity(live, ws)
     except money.Unavailable:  # the player is not cached and the database is down
         await ws.accept()
         await ws.close(code=1013)  # "try again later"
         return
-    if token and player is None:
-        await ws.close(code=4401)
+    except AuthError as e:
+        await ws.accept()
+        await ws.close(code=EXPIRED if e.code == "token_expired" else REFUSED)
         return
     await ws.accept()
-    conn = Conn(ws, player, settings)
+    conn = Conn(ws, who.player if who else None, settings, who.exp if who else None)
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
@@ -254,6 +282,30 @@ async def table_socket(ws: WebSocket) -> None:
         await live.hub.leave(tid, conn)
         await conn.stop()
         conn.linger()
+
+
+async def _identity(live, ws: WebSocket) -> Identity | None:
+    """The socket's player: ``?ticket=``, else ``Authorization: Bearer``, else the cookie;
+    None (a spectator) when it brings none of them."""
+    ticket = ws.query_params.get("ticket")
+    if ticket:
+        return await live.sessions.redeem(ticket)
+    auth = ws.headers.get("authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+    token = token or ws.cookies.get(live.settings.cookie_name)
+    return await live.sessions.authenticate(token) if token else None
+
+
+def revoked(live, message: dict[str, Any]) -> None:
+    """The hub's control callback: every session of a player ended (logout, password
+    change), so its sockets signed at an older epoch are closed with 4401."""
+    pid, ep = message.get("revoked"), message.get("ep")
+    if pid is None or ep is None:
+        return
+    for socks in list(live.hub.sockets.values()):
+        for conn in list(socks):
+            if conn.pid == pid and conn.ep < ep:
+                conn.end(REFUSED)
 
 
 # A plain Starlette route: FastAPI's dependency machinery would keep its exit stacks and

@@ -1,7 +1,5 @@
 // REST calls of the lobby. Every route the client uses is named here, once.
 
-const TOKEN_KEY = "meja.token";
-
 export class ApiError extends Error {
   constructor(status, body) {
     super(ApiError.text(body) || `HTTP ${status}`);
@@ -24,17 +22,23 @@ export class ApiError extends Error {
   }
 }
 
-export const auth = {
-  get token() { return localStorage.getItem(TOKEN_KEY); },
-  set token(t) { t ? localStorage.setItem(TOKEN_KEY, t) : localStorage.removeItem(TOKEN_KEY); },
-};
+// Signed in through HttpOnly cookies only (the server sets them): no token is kept where a
+// script could read it, nor put in a URL. An expired access token (401 `token_expired`) is
+// refreshed once through the refresh cookie and the call made again.
+let refreshing = null;
 
-async function call(method, path, body) {
+/** One refresh at a time, shared by every caller (tabs and sockets expire together). */
+export function refreshSession() {
+  refreshing ??= send("POST", "/api/session/refresh").finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+async function send(method, path, body) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
   const res = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;
   try { data = await res.json(); } catch { /* empty body */ }
@@ -42,11 +46,28 @@ async function call(method, path, body) {
   return data;
 }
 
+async function call(method, path, body) {
+  try {
+    return await send(method, path, body);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== "token_expired") throw err;
+    await refreshSession();
+    return send(method, path, body);
+  }
+}
+
 const tablePath = (id) => `/api/tables/${encodeURIComponent(id)}`;
 
 export const api = {
   games: () => call("GET", "/api/games"),
   register: (name) => call("POST", "/api/players", { name }),
+  /** A new account, or (signed in as a guest) that guest saved as an account. */
+  signUp: (username, password) => call("POST", "/api/accounts", { username, password }),
+  logIn: (username, password) => send("POST", "/api/session", { username, password }),
+  logOut: () => call("DELETE", "/api/session"),
+  changePassword: (oldPassword, newPassword) => call("POST", "/api/accounts/me/password", {
+    old_password: oldPassword, new_password: newPassword,
+  }),
   async me() {
     const me = await call("GET", "/api/players/me");
     try {

@@ -1,10 +1,11 @@
-// Meja in the browser: guest sign-in, header (chips, the daily bonus or a refill, language),
-// hash routes for the lobby (#/), a table (#/t/<id>) and a player's profile (#/p/<id>, the own
-// one from the name).
+// Meja in the browser: signing in (account.js), header (chips, the daily bonus or a refill,
+// account, language), hash routes for the lobby (#/), a table (#/t/<id>) and a player's profile
+// (#/p/<id>, the own one from the account menu).
 
-import { h, s, clear } from "./dom.js";
+import { h, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
-import { api, auth, ApiError } from "./api.js";
+import { api, ApiError } from "./api.js";
+import { accountMenu, welcome } from "./account.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountProfile } from "./profile.js";
@@ -23,26 +24,15 @@ export function toast(text, kind = "info") {
 }
 
 
+/** Who is signed in (the cookies say; null: nobody), with the wallet and the chip claims. */
 async function refreshMe() {
-  if (!auth.token) return;
   try {
     me = await api.me();
   } catch (err) {
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      auth.token = null;
-      me = null;
-      route();
-    }
-    return;
+    if (err instanceof ApiError && err.status === 401) me = null;
+    else return; // the server is down: keep what we knew
   }
   header();
-}
-
-/** The phone's header shows this instead of the name. */
-function personIcon() {
-  return s("svg", { viewBox: "0 0 20 20", width: 20, height: 20, "aria-hidden": "true" },
-    s("circle", { cx: 10, cy: 6.5, r: 4, fill: "currentColor" }),
-    s("path", { d: "M2 19c0-4.4 3.6-7.5 8-7.5s8 3.1 8 7.5z", fill: "currentColor" }));
 }
 
 function header() {
@@ -56,10 +46,7 @@ function header() {
     chips.replaceChildren(h("span", { class: "chips-long" }, `● ${t("chips.n", { n })}`),
       h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`));
     chips.title = t("chips");
-    who.href = `#/p/${encodeURIComponent(me.id)}`;
-    who.title = t("profile.mine");
-    who.replaceChildren(h("span", { class: "who-long" }, me.name),
-      h("span", { class: "who-short", "aria-label": me.name }, personIcon()));
+    who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
   }
   claimButton();
   document.getElementById("lang-label").textContent = t("lang.label");
@@ -122,33 +109,10 @@ async function claim() {
   }
 }
 
-function welcome() {
-  const err = h("p", { class: "error", role: "alert" });
-  const input = h("input", {
-    name: "name", minlength: 2, maxlength: 24, required: true, autocomplete: "nickname",
-    placeholder: t("welcome.name"), "aria-label": t("welcome.name"),
-  });
-  const form = h("form", {
-    class: "welcome card", onsubmit: async (e) => {
-      e.preventDefault();
-      const name = input.value.trim();
-      if (name.length < 2 || name.length > 24) { err.textContent = t("welcome.bad_name"); return; }
-      try {
-        const res = await api.register(name);
-        auth.token = res.token;
-        me = res.player || null;
-        await refreshMe();
-        route();
-      } catch (ex) { err.textContent = errorText(ex); }
-    },
-  },
-  h("h1", {}, t("welcome.title")),
-  h("p", { class: "tagline" }, t("app.tagline")),
-  h("p", {}, t("welcome.text")), input,
-  h("button", { class: "btn btn-primary", type: "submit" }, t("welcome.go")), err);
-  main.append(form);
-  input.focus();
-  return { destroy() { form.remove(); } };
+/** After signing in, out, or saving the guest: ask the server who we are, then draw. */
+async function signedInOrOut() {
+  await refreshMe();
+  route();
 }
 
 function route() {
@@ -156,17 +120,17 @@ function route() {
   screen = null;
   clear(main);
   header();
-  if (!auth.token) { screen = welcome(); return; }
+  if (!me) { screen = welcome(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
   if (p) {
     screen = mountProfile(main, { playerId: p[1], errorText });
   } else if (m) {
     screen = mountTable(main, {
-      tableId: decodeURIComponent(m[1]), token: auth.token,
+      tableId: decodeURIComponent(m[1]),
       onLeave: () => { location.hash = "#/"; },
       onChips: refreshMe,
-      onAuthFail: () => { auth.token = null; me = null; route(); },
+      onAuthFail: () => { me = null; route(); },
     });
   } else {
     screen = mountLobby(main, {
@@ -184,5 +148,4 @@ onLang(() => {
   else screen.rerender();
 });
 window.meja = Object.assign(window.meja || {}, { fmt, setLang });
-route();
-refreshMe();
+signedInOrOut();

@@ -9,7 +9,9 @@ const BACKOFF_MS = [300, 700, 1500, 3000, 5000];
 
 export class TableSocket {
   /**
-   * handlers: onState(msg), onAck(msg), onError(msg), onChat(msg), onStatus(status, attempt)
+   * handlers: onState(msg), onAck(msg), onError(msg), onChat(msg), onStatus(status, attempt),
+   * onAuthFail() (close 4401: the session ended), refresh() (close 4419: a promise of a fresh
+   * access cookie; the socket then reconnects). The socket is signed in by the cookie alone.
    * status is "connecting" | "open" | "reconnecting" | "closed".
    */
   constructor(url, handlers) {
@@ -19,6 +21,7 @@ export class TableSocket {
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
+    this.refreshed = false; // refreshed the session since the socket last opened
     this.pending = new Map(); // cmd -> action, until ack or error
     this.lastHeard = 0;
     this.timer = null;
@@ -32,6 +35,7 @@ export class TableSocket {
     const ws = new WebSocket(this.v === null ? this.url : withVersion(this.url, this.v));
     this.ws = ws;
     ws.onopen = () => {
+      this.refreshed = false;
       this.lastHeard = Date.now();
       this.attempt = 0;
       this._status("open");
@@ -42,7 +46,18 @@ export class TableSocket {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       clearInterval(this.timer);
-      if (e.code === 4401) { // the token was refused: reconnecting cannot help
+      if (e.code === 4419 && !this.closed && !this.refreshed) { // expired: refresh, then back
+        this.refreshed = true; // once: a second 4419 before the socket opens ends it
+        this.pending.clear();
+        this._status("reconnecting");
+        this.h.refresh().then(() => { if (!this.closed) this.connect(); }, () => {
+          this.closed = true;
+          this._status("closed");
+          this.h.onAuthFail?.();
+        });
+        return;
+      }
+      if (e.code === 4401 || e.code === 4419) { // refused or ended: reconnecting cannot help
         this.closed = true;
         this.h.onAuthFail?.();
       }
@@ -124,8 +139,7 @@ function withVersion(url, v) {
   return `${url}${url.includes("?") ? "&" : "?"}v=${encodeURIComponent(v)}`;
 }
 
-export function tableSocketUrl(tableId, token) {
+export function tableSocketUrl(tableId) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const q = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${q}`;
+  return `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
 }

@@ -11,7 +11,7 @@ import { t, fmt } from "./i18n.js";
 import { tileSvg, backsSvg } from "./tiles.js";
 import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
-import { api } from "./api.js";
+import { api, refreshSession } from "./api.js";
 import { codeText, errorText } from "./errors.js";
 import { descriptor, loadCatalog } from "./catalog.js";
 import { clockEl, sideEl, tickClocks } from "./panels.js";
@@ -42,7 +42,7 @@ const SHOWS = {
   flashes: ["plates"],
 };
 
-export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail }) {
+export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -60,7 +60,8 @@ export function mountTable(root, { tableId, token, onLeave, onChips, onAuthFail 
   let felt = { key: null }; // the felt drawn now: its mode and, in play, its parts
 
   let chatSent = false; // our last chat line is neither heard back nor refused yet
-  const sock = new TableSocket(tableSocketUrl(tableId, token), {
+  const sock = new TableSocket(tableSocketUrl(tableId), {
+    refresh: refreshSession,
     onStatus(status) {
       if (status === "reconnecting") wasDown = true;
       if (status === "open" && wasDown) {

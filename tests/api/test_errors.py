@@ -60,7 +60,9 @@ async def test_a_database_outage_is_503_database_unavailable(outage, live_redis_
     await redis.aclose()
     r = await http.get("/api/players/me", headers=auth)
     assert (r.status_code, r.json()["code"]) == (503, "database_unavailable")
-    async with websockets.connect(f"{srv.ws_url}/ws/tables/any?token={token}") as ws:
+    async with websockets.connect(
+        f"{srv.ws_url}/ws/tables/any", additional_headers={"Authorization": f"Bearer {token}"}
+    ) as ws:
         with pytest.raises(websockets.ConnectionClosed):
             await asyncio.wait_for(ws.recv(), 5)
     assert ws.close_code == 1013  # try again later

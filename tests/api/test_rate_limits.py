@@ -175,3 +175,45 @@ def test_a_trusted_proxy_that_is_no_address_stops_the_start():
 
 def xff(value: str) -> dict[str, str]:
     return {"X-Forwarded-For": value}
+
+
+async def test_login_attempts_are_limited_per_account_whether_it_exists_or_not(live_server):
+    """Every attempt counts (a right password too), before any lookup: the limit answers the
+    same for a real account and an unknown name, and another account keeps its budget."""
+    srv = await live_server(limit_login_account="3/minute")
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        r = await http.post(
+            "/api/accounts", json={"username": "Sari", "password": "kopi-tubruk-77"}
+        )
+        assert r.status_code == 201, r.text
+        http.cookies.clear()
+        for name in ("sari", "nobody"):
+            for _ in range(3):
+                r = await http.post(
+                    "/api/session", json={"username": name, "password": "salah-1234"}
+                )
+                assert r.json()["code"] == "bad_credentials"
+            refused(await http.post("/api/session", json={"username": name, "password": "x" * 8}))
+        # the right password now is refused too, with the same answer, and signs nobody in
+        r = await http.post("/api/session", json={"username": "SARI", "password": "kopi-tubruk-77"})
+        refused(r)
+        assert "set-cookie" not in r.headers
+        r = await http.post("/api/accounts", json={"username": "Tono", "password": "nasi-goreng-9"})
+        http.cookies.clear()
+        r = await http.post("/api/session", json={"username": "tono", "password": "nasi-goreng-9"})
+        assert r.status_code == 200, r.text
+
+
+async def test_a_registration_flood_gets_429_and_creates_no_account(live_server):
+    srv = await live_server(limit_register_address="2/minute")
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        for i in range(2):
+            r = await http.post(
+                "/api/accounts", json={"username": f"u{i}x", "password": "gula-jawa-88"}
+            )
+            assert r.status_code == 201, r.text
+            http.cookies.clear()
+        before = (await players_in(srv), await money.audit(srv.live.db))
+        r = await http.post("/api/accounts", json={"username": "u9x", "password": "gula-jawa-88"})
+        refused(r)
+        assert (await players_in(srv), await money.audit(srv.live.db)) == before

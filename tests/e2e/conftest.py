@@ -209,7 +209,7 @@ def new_page(browser, server):
 
 def sign_in(page, name: str) -> None:
     page.fill("input[name=name]", name)
-    page.click("form.welcome button[type=submit]")
+    page.click(".welcome form button[type=submit]")
     page.wait_for_selector(".lobby .game-card")
 
 

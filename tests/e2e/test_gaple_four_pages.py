@@ -28,19 +28,17 @@ def create_table_by_form(page, seats: int) -> str:
     return page.get_attribute(".table-page", "data-table")
 
 
-def get(url: str, token: str | None = None):
-    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
-    with urllib.request.urlopen(req) as res:
-        return json.load(res)
+def get(page, url: str):
+    """A GET with the page's own cookies (its session)."""
+    return page.context.request.get(url).json()
 
 
 def stored_round(server: str, page, table: str) -> dict:
     """The round as the database recorded it (written by the outbox consumer, so wait)."""
-    token = page.evaluate("localStorage.getItem('meja.token')")
     for _ in range(100):
-        mine = [m for m in get(f"{server}/api/players/me/matches", token) if m["table"] == table]
+        mine = [m for m in get(page, f"{server}/api/players/me/matches") if m["table"] == table]
         if mine:
-            record = get(f"{server}/api/matches/{mine[0]['id']}")
+            record = get(page, f"{server}/api/matches/{mine[0]['id']}")
             if len(record["players"]) == 4:
                 (only,) = record["rounds"]
                 return only

@@ -62,7 +62,7 @@ def test_language_switch_changes_every_visible_string(new_page):
     assert page.evaluate("document.documentElement.lang") == "id"  # Bahasa Indonesia first
     check(page, "id", only["en"], "welcome")
     page.fill("input[name=name]", "Tester")
-    page.click("form.welcome button[type=submit]")
+    page.click(".welcome form button[type=submit]")
     page.wait_for_selector(".lobby .game-card")
     for game in ("gaple", "moon", "cross", "mexican_train"):
         page.click(f".game-card[data-game={game}] [data-action=create]")

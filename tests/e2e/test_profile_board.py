@@ -69,7 +69,8 @@ def test_profile_and_leaderboards_show_the_records(new_page, server_database):
     me = page.evaluate(ME)["id"]
     joko, *_ = seed(server_database, me)
 
-    page.click("#who")  # the own profile, from the header's name
+    page.click("#who .account")  # the own profile, from the account menu
+    page.click("[data-action='profile.mine']")
     page.wait_for_selector(".profile-page")
     assert page.url.endswith(f"#/p/{me}")
     assert page.inner_text(".profile-head h2") == "Rina"

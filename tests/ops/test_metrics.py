@@ -70,7 +70,12 @@ async def test_metrics_count_sockets_actions_round_trips_refusals_and_timeouts(l
         )
         tid = r.json()["id"]
         socks = [
-            Sock(await websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?token={t}"))
+            Sock(
+                await websockets.connect(
+                    f"{srv.ws_url}/ws/tables/{tid}",
+                    additional_headers={"Authorization": f"Bearer {t}"},
+                )
+            )
             for t in tokens
         ]
         watcher = await websockets.connect(f"{srv.ws_url}/ws/tables/{tid}")

@@ -106,8 +106,11 @@ class Player:
 
     async def connect(self, server: Server, since: int | None = None) -> Player:
         self.server = server
-        query = f"?token={self.token}" + (f"&v={since}" if since is not None else "")
-        self.ws = await websockets.connect(f"{server.ws_url}/ws/tables/{self.tid}{query}")
+        query = f"?v={since}" if since is not None else ""
+        self.ws = await websockets.connect(
+            f"{server.ws_url}/ws/tables/{self.tid}{query}",
+            additional_headers={"Authorization": f"Bearer {self.token}"},
+        )
         return self
 
     async def play(self, fallback: Server, over, timeout: float = 90) -> None:
@@ -303,7 +306,8 @@ def _check_logs(srv: Server, tid: str, tokens: list[str], *, shutdown: bool) -> 
     assert game, f"{srv.name} logged no game line"
     for r in game:
         assert r["table"] == tid and isinstance(r["v"], int) and r["v"] > 0
-    assert any("token=[redacted]" in r["msg"] for r in records)  # uvicorn's socket lines
+    sockets = [r["msg"] for r in records if "/ws/tables/" in r["msg"]]  # uvicorn's lines
+    assert sockets and not any("token=" in m or "ticket=" in m for m in sockets)
     if shutdown:  # stop accepting, then the lifespan's drain, then the end
         msgs = [r["msg"] for r in records]
         order = [

@@ -16,7 +16,7 @@ async def humans(srv, n: int) -> list[tuple[dict, dict]]:
     async with httpx.AsyncClient(base_url=srv.url) as http:
         for i in range(n):
             token, auth = await register(http, f"Player {i}")
-            out.append((await srv.live.players.from_token(token), auth))
+            out.append(((await srv.live.sessions.authenticate(token)).player, auth))
     return out
 
 

@@ -80,10 +80,11 @@ class SeatClient:
         self.ws = None
 
     async def connect(self, since: int | None = None, **kw) -> SeatClient:
-        query = [f"token={self.token}"] if self.token else []
-        if since is not None:
-            query.append(f"v={since}")
-        url = f"{self.ws_url}/ws/tables/{self.tid}" + ("?" + "&".join(query) if query else "")
+        """The token goes in ``Authorization: Bearer`` (never in the URL)."""
+        query = f"?v={since}" if since is not None else ""
+        url = f"{self.ws_url}/ws/tables/{self.tid}{query}"
+        if self.token:
+            kw["additional_headers"] = {"Authorization": f"Bearer {self.token}"}
         self.ws = await websockets.connect(url, **kw)
         return self
 

@@ -1,0 +1,47 @@
+"""Accounts: ``POST /api/accounts`` (register, or save the signed-in guest as an account) and
+``POST /api/accounts/me/password``. Both answer like a login: the player, its access token and
+the session's cookies (a password change ends every other session)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field
+
+from .deps import Live, MaybePlayer, Player
+from .limits import check
+from .session import SignedIn, signed_in
+
+router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+
+
+class NewAccount(BaseModel):
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+class NewPassword(BaseModel):
+    old_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
+
+
+@router.post("", status_code=201, response_model=SignedIn)
+async def register(
+    body: NewAccount, request: Request, response: Response, live: Live, guest: MaybePlayer
+) -> SignedIn:
+    """A new account; signed in as a guest, that guest becomes the account (same player,
+    wallet, history and seats). 409 ``username_taken`` / ``already_registered``, 422
+    ``bad_username``, ``weak_password``, ``common_password``. Rate limited per client address
+    and per guest (429 ``rate_limited``), counted before anything is written."""
+    await check(request, "register", player=guest["id"] if guest else None)
+    player = await live.accounts.register(body.username, body.password, guest)
+    return signed_in(response, request, player, await live.sessions.start(player))
+
+
+@router.post("/me/password", response_model=SignedIn)
+async def change_password(
+    body: NewPassword, request: Request, response: Response, live: Live, player: Player
+) -> SignedIn:
+    """A new password (the current one is needed: 403 ``wrong_password``); every session of
+    the account ends, and this client gets a new one."""
+    player = await live.accounts.change_password(player, body.old_password, body.new_password)
+    return signed_in(response, request, player, await live.sessions.start(player))
