@@ -15,6 +15,7 @@ const main = document.getElementById("main");
 let screen = null;
 let me = null;
 let reopen = null; // refreshes the header when the next daily bonus opens
+const PHONE = matchMedia("(max-width: 700px)"); // as the stylesheet's phone layout
 
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
@@ -52,8 +53,14 @@ function header() {
   document.getElementById("lang-label").textContent = t("lang.label");
   const sel = document.getElementById("lang");
   if (!sel.options.length) {
-    for (const [code, name] of LANGS) sel.append(h("option", { value: code }, name));
+    for (const [code, name] of LANGS) sel.append(h("option", { value: code, title: name }, name));
     sel.addEventListener("change", () => setLang(sel.value));
+    PHONE.addEventListener("change", header);
+  }
+  // a phone names the languages by their codes (ID, EN): the full names do not fit beside
+  // the chips, the bonus and the account
+  for (const [i, [code, name]] of LANGS.entries()) {
+    sel.options[i].textContent = PHONE.matches ? code.toUpperCase() : name;
   }
   sel.value = getLang();
   document.title = `Meja · ${t("app.tagline")}`;

@@ -91,7 +91,7 @@ async def test_twenty_concurrent_requests_through_two_replicas_grant_once(live_s
         httpx.AsyncClient(base_url=two.url) as b,
     ):
         token, auth = await register(a, "Sinta")
-        pid = (await one.live.players.from_token(token))["id"]
+        pid = (await one.live.sessions.authenticate(token)).player["id"]
         answers = await asyncio.gather(
             *((a if i % 2 else b).post("/api/players/me/daily", headers=auth) for i in range(20))
         )

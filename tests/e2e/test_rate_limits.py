@@ -33,8 +33,8 @@ def test_a_refused_sign_up_and_chat_line_say_how_long_to_wait(new_page):
     ):
         page = new_page(viewport=viewport, lang=lang)
         page.fill("input[name=name]", "Bayu")
-        page.click("form.welcome button[type=submit]")
-        expect(page.locator("form.welcome .error")).to_have_text(re.compile(f"^{words}$"))
+        page.click(".welcome form button[type=submit]")
+        expect(page.locator(".welcome form .error")).to_have_text(re.compile(f"^{words}$"))
         assert page.locator(".lobby").count() == 0  # still at the welcome form
         shot(page, f"rate-limited-signup-{'desktop' if viewport is DESKTOP else 'phone'}")
 

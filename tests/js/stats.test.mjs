@@ -8,7 +8,7 @@ import { boardValue, pageCount, winRate } from "../../static/js/stats.js";
 
 test("a board's value reads as its metric, in both languages", () => {
   setLang("id");
-  assert.equal(boardValue("net_chips", -1250), "-1.250 keping");
+  assert.equal(boardValue("net_chips", -1250), "-1.250 chip");
   assert.equal(boardValue("average_score", 32.5), "32,5");
   assert.equal(boardValue("wins", 1200), "1.200");
   setLang("en");

@@ -23,7 +23,7 @@ DAY = timedelta(days=1)
 
 async def guest(srv, http, name: str = "Sari") -> tuple[int, dict]:
     token, auth = await register(http, name)
-    return (await srv.live.players.from_token(token))["id"], auth
+    return (await srv.live.sessions.authenticate(token)).player["id"], auth
 
 
 async def lose(srv, pid: int, amount: int, key: str) -> None:
