@@ -307,7 +307,7 @@ export default {
   "board.min": "Minimal {n} permainan",
   "board.player": "Pemain",
   "board.played": "Dimainkan",
-  "board.metric.net_chips": "Keping bersih",
+  "board.metric.net_chips": "Chip bersih",
   "board.metric.wins": "Menang",
   "board.metric.average_score": "Rata-rata skor",
   "board.chips_n": "{n} chip",
