@@ -36,7 +36,7 @@ from sqlalchemy import select, update
 
 from app.db.models import Player as PlayerRow
 from app.services import money
-from app.services.players import BadName, Players, check_name, reachable
+from app.services.players import BadName, Players, check_name
 from app.services.sessions import AuthError, Sessions, revoke_sessions
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,24}")
@@ -116,7 +116,7 @@ class Accounts:
                 raise AccountError(422, e.code, e.message, "username") from None
         hashed = await self._hash(password)
         try:
-            with reachable():
+            with money.reachable("accounts cannot be used"):
                 async with self.db.begin() as session:
                     if guest is None:
                         row = PlayerRow(
@@ -150,7 +150,7 @@ class Accounts:
     async def login(self, username: str, password: str) -> dict:
         """The account's cached player; ``bad_credentials`` for an unknown username and a
         wrong password alike, after the same Argon2 work."""
-        with reachable():
+        with money.reachable("accounts cannot be used"):
             async with self.db() as session:
                 row = (
                     await session.execute(
@@ -163,7 +163,7 @@ class Accounts:
             raise AuthError("bad_credentials", "the username or the password is wrong")
         if self.hasher.check_needs_rehash(hashed):
             rehashed = await self._hash(password)
-            with reachable():
+            with money.reachable("accounts cannot be used"):
                 async with self.db.begin() as session:
                     await session.execute(
                         update(PlayerRow)
@@ -184,7 +184,7 @@ class Accounts:
         check_password(new, "new_password")
         if player["kind"] != "account":
             raise AccountError(403, "not_an_account", "a guest has no password; register first")
-        with reachable():
+        with money.reachable("accounts cannot be used"):
             async with self.db() as session:
                 hashed = (
                     await session.execute(
@@ -194,7 +194,7 @@ class Accounts:
         if not hashed or not await self._verify(hashed, old):
             raise AccountError(403, "wrong_password", "the current password is wrong")
         rehashed = await self._hash(new)
-        with reachable():
+        with money.reachable("accounts cannot be used"):
             async with self.db.begin() as session:
                 await session.execute(
                     update(PlayerRow)

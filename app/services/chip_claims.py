@@ -28,8 +28,6 @@ buy-in before its seat is taken), the ledger's stack account is what will come b
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -143,7 +141,7 @@ class ChipClaims:
         return min(s.daily_base + s.daily_step * (streak - 1), s.daily_max)
 
     async def status(self, player_id: int, now: datetime) -> Status:
-        with unavailable():
+        with money.reachable("chips cannot be claimed"):
             async with self.db() as session:
                 balance = (
                     await session.execute(
@@ -157,7 +155,7 @@ class ChipClaims:
     async def claim_daily(self, player_id: int, now: datetime) -> Claim:
         """Today's bonus, once a day; AlreadyClaimed (with the next day's start) otherwise."""
         today = jakarta_day(now)
-        with unavailable():
+        with money.reachable("chips cannot be claimed"):
             async with self.db.begin() as session:
                 balance = (await self._locked_wallet(session, player_id)).balance
                 daily = await self._daily(session, player_id, today, now)
@@ -175,7 +173,7 @@ class ChipClaims:
     async def claim_refill(self, player_id: int, now: datetime) -> Claim:
         """A refill while bust, ``refills_per_day`` times a day; NotBust or RefillsUsedUp."""
         today = jakarta_day(now)
-        with unavailable():
+        with money.reachable("chips cannot be claimed"):
             async with self.db.begin() as session:
                 balance = (await self._locked_wallet(session, player_id)).balance
                 held = balance + await self._chips_at_tables(session, player_id)
@@ -303,14 +301,3 @@ class ChipClaims:
             seat = seat_of(doc, player_id) if doc is not None else None
             total += amount if doc is None or seat is None else doc["seats"][seat]["stack"] or 0
         return total
-
-
-@contextlib.contextmanager
-def unavailable() -> Iterator[None]:
-    """The database unreachable -> ``money.Unavailable`` (HTTP 503)."""
-    try:
-        yield
-    except money.UNREACHABLE as err:
-        raise money.Unavailable(
-            "chips cannot be claimed right now (database unreachable); try again shortly"
-        ) from err

@@ -23,6 +23,8 @@ Calling a function again with a key already written changes nothing.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -63,6 +65,16 @@ class Unavailable(MoneyError):
 
 
 UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError)
+
+
+@contextlib.contextmanager
+def reachable(what: str) -> Iterator[None]:
+    """A database that cannot be reached inside is :class:`Unavailable` (HTTP 503
+    ``database_unavailable``), saying that ``what`` cannot be done right now."""
+    try:
+        yield
+    except UNREACHABLE as err:
+        raise Unavailable(f"{what} right now (database unreachable); try again shortly") from err
 
 
 def starting_balance() -> int:
@@ -134,12 +146,8 @@ async def buy_in(
     if type(amount) is not int or amount < minimum or (maximum is not None and amount > maximum):
         upper = f" and {maximum}" if maximum is not None else ""
         raise BadBuyIn(f"the buy-in must be between {minimum}{upper} chips")
-    try:
+    with reachable("chips cannot be moved"):
         return await _buy_in(db, player_id, table_id, seat, amount, key)
-    except UNREACHABLE as err:
-        raise Unavailable(
-            "chips cannot be moved right now (database unreachable); try again shortly"
-        ) from err
 
 
 async def _buy_in(
@@ -183,7 +191,7 @@ async def settle_buy_in(db: Sessions, key: str, *, seated: bool) -> bool:
     """Resolve a pending buy-in: ``seated`` (its chips are the seat's stack now) or refunded to
     the wallet. Exactly once: only a pending buy-in changes (False otherwise), and the refund is
     keyed ``refund:<key>`` besides."""
-    try:
+    with reachable("chips cannot be moved"):
         async with db.begin() as session:
             if seated:
                 return await mark_seated_in(session, key)
@@ -198,8 +206,6 @@ async def settle_buy_in(db: Sessions, key: str, *, seated: bool) -> bool:
                 return False
             await cash_out_in(session, row.player_id, row.table_id, row.amount, key="refund:" + key)
             return True
-    except UNREACHABLE as err:
-        raise Unavailable("chips cannot be moved right now (database unreachable)") from err
 
 
 async def mark_seated_in(session: AsyncSession, key: str) -> bool:

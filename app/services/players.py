@@ -7,10 +7,8 @@ for is settled by its access token (app/services/sessions.py).
 
 from __future__ import annotations
 
-import contextlib
 import re
 import unicodedata
-from collections.abc import Iterator
 
 import orjson
 from redis.asyncio import Redis
@@ -77,7 +75,7 @@ class Players:
         """A guest: the player row, the wallet and the starting grant
         (``money.register_player``)."""
         name = check_name(name)
-        with reachable():
+        with money.reachable("players cannot be registered, signed in or looked up"):
             row = await money.register_player(self.db, name, grant=self.grant)
         return await self.remember(row)
 
@@ -86,7 +84,7 @@ class Players:
         raw = await self.redis.get(self.keys.player(pid))
         if raw is not None:
             return orjson.loads(raw)
-        with reachable():
+        with money.reachable("players cannot be registered, signed in or looked up"):
             async with self.db() as session:
                 row = await session.get(PlayerRow, pid)
         return None if row is None else await self.remember(row)
@@ -101,15 +99,3 @@ class Players:
         }
         await self.redis.set(self.keys.player(row.id), orjson.dumps(player), ex=self.cache_seconds)
         return player
-
-
-@contextlib.contextmanager
-def reachable() -> Iterator[None]:
-    """A database that cannot be reached is ``money.Unavailable`` (HTTP 503)."""
-    try:
-        yield
-    except money.UNREACHABLE as err:
-        raise money.Unavailable(
-            "players cannot be registered, signed in or looked up right now "
-            "(database unreachable); try again shortly"
-        ) from err

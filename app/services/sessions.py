@@ -37,7 +37,7 @@ from sqlalchemy import select, update
 from app.db.models import AuthSession
 from app.db.models import Player as PlayerRow
 from app.services import money
-from app.services.players import Players, reachable
+from app.services.players import Players
 from app.store.keys import Keys
 
 ALGORITHM = "HS256"
@@ -121,7 +121,7 @@ class Sessions:
         """A new refresh session for the (cached) player and its first access token."""
         refresh = secrets.token_urlsafe(32)
         seconds = int(self.days[player["kind"]] * 86400)
-        with reachable():
+        with money.reachable("sessions cannot be started or checked"):
             async with self.db.begin() as session:
                 row = AuthSession(
                     player_id=player["id"],
@@ -138,7 +138,7 @@ class Sessions:
         refresh token stays, with the time it has left."""
         if not refresh:
             raise AuthError("session_ended", "no session to refresh; sign in")
-        with reachable():
+        with money.reachable("sessions cannot be started or checked"):
             async with self.db() as session:
                 found = (
                     await session.execute(
@@ -170,7 +170,7 @@ class Sessions:
 
     async def end_all(self, pid: int) -> dict[str, Any]:
         """Every session of the player ends (logout); the player, cached at its new epoch."""
-        with reachable():
+        with money.reachable("sessions cannot be started or checked"):
             async with self.db.begin() as session:
                 row = await self.end_all_in(session, pid)
         return await self.announce(row)
