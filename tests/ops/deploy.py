@@ -14,7 +14,10 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SECRETS = {"POSTGRES_PASSWORD": "ops-test-pw-4f1c", "MEJA_SECRET_KEY": "ops-test-key-9a7e"}
+SECRETS = {
+    "POSTGRES_PASSWORD": "ops-test-pw-4f1c-8d2b",
+    "MEJA_SECRET_KEY": "ops-test-key-9a7e-51c3-b0d2-6f48-aa17",
+}
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:

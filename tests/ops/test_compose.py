@@ -17,12 +17,14 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from sqlalchemy import inspect
+from sqlalchemy.engine import make_url
 
 from app.__main__ import cli
 from app.config import Settings
 from app.db.session import make_engine
 from tests.ops.deploy import (
     ROOT,
+    SECRETS,
     compose,
     compose_config,
     compose_dir,
@@ -58,6 +60,7 @@ def test_services_and_their_health_checks(config):
     redis_cmd = " ".join(services["redis"]["command"])
     assert "--appendonly yes" in redis_cmd  # a Redis restart keeps the live tables
     assert "--maxmemory-policy noeviction" in redis_cmd
+    assert re.search(r"--maxmemory \d+[kmg]b", redis_cmd)  # a limit: noeviction refuses past it
     assert any(":/data" in v for v in _volumes(services["redis"]))
 
 
@@ -73,20 +76,15 @@ def test_app_replicas_start_only_after_the_migration(config):
     for svc in (app, migrate):
         env = svc["environment"]
         assert env["REDIS_URL"] == "redis://redis:6379/0"
-        assert (
-            env["DATABASE_URL"].startswith("postgresql://meja:")
-            and "@postgres:5432/" in env["DATABASE_URL"]
+        assert env["DATABASE_URL"] == "postgresql://meja@postgres:5432/meja"  # no password
+        settings = Settings(
+            secret_key=env["MEJA_SECRET_KEY"],
+            redis_url=env["REDIS_URL"],
+            database_url=env["DATABASE_URL"],
+            database_password=env["MEJA_DATABASE_PASSWORD"],
         )
-        assert (
-            Settings(
-                **{
-                    "secret_key": env["MEJA_SECRET_KEY"],
-                    "redis_url": env["REDIS_URL"],
-                    "database_url": env["DATABASE_URL"],
-                }
-            ).insecure_defaults()
-            == []
-        )
+        assert make_url(settings.database_url).password == SECRETS["POSTGRES_PASSWORD"]
+        assert settings.insecure_defaults() == []
 
 
 def test_proxy_fronts_every_replica_with_websocket_upgrade(config):

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 
 from app.main import cancel_all
 from tests.ops.deploy import ROOT
@@ -36,7 +37,7 @@ def test_a_server_that_cannot_bind_exits_after_its_lifespan(tmp_path, live_redis
             **os.environ,
             "REDIS_URL": live_redis_url,
             "MEJA_KEY_PREFIX": live_prefix,
-            "MEJA_SECRET_KEY": "ops-shutdown-key",
+            "MEJA_SECRET_KEY": "ops-shutdown-key-" + uuid.uuid4().hex,
             "MEJA_DATA_DIR": str(tmp_path),
             "DATABASE_URL": f"sqlite:///{tmp_path}/m.db",
             "PORT": str(busy.getsockname()[1]),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 
 import httpx
 import orjson
@@ -28,7 +29,7 @@ async def server(tmp_path, live_redis_url, live_prefix):
         "REDIS_URL": live_redis_url,
         "DATABASE_URL": url,
         "MEJA_KEY_PREFIX": live_prefix,
-        "MEJA_SECRET_KEY": "slow-sockets-key",
+        "MEJA_SECRET_KEY": "slow-sockets-key-" + uuid.uuid4().hex,
         "MEJA_DATA_DIR": str(tmp_path),
         "MEJA_LOG_LEVEL": "warning",
         "MEJA_BOT_DELAY": "0",
