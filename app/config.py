@@ -64,7 +64,11 @@ class FileSettingsSource(EnvSettingsSource):
         found = {}
         for name, field in self.settings_cls.model_fields.items():
             alias = field.validation_alias
-            envs = alias.choices if isinstance(alias, AliasChoices) else [f"MEJA_{name.upper()}"]
+            envs = (
+                [c for c in alias.choices if isinstance(c, str)]
+                if isinstance(alias, AliasChoices)
+                else [f"MEJA_{name.upper()}"]
+            )
             for env in envs:
                 path = self.env_vars.get(f"{env}_FILE".lower())
                 if path is None:
