@@ -161,7 +161,11 @@ class Settings(BaseSettings):
     # Redis layout: every key starts with this prefix (tests use a random one per test).
     key_prefix: str = "meja:"
     event_stream_len: int = Field(default=500, ge=1)
-    command_ttl_seconds: int = Field(default=24 * 3600, ge=60)
+    # A command id is remembered this long, so a resent ``act`` gets its first ``ack`` back.
+    # Never applied twice after that either: a resent command names the version it was sent
+    # against, and the table has moved on, so it is refused as ``stale``. Each id costs Redis
+    # some 120 bytes, one per move (README "What to monitor": a day's ids were most of a table).
+    command_ttl_seconds: int = Field(default=600, ge=60)
 
     # Tables and clocks.
     turn_seconds: int = Field(default=20, ge=1, le=600)  # as the table option
