@@ -22,6 +22,7 @@ from app.services import admin_log, admin_tables
 from app.services import admin_players as P
 
 from .deps import ID_MAX, Live, identity, live
+from .ops import probe
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -175,7 +176,9 @@ async def action_log(admin: Admin, live: Live, page: Page = 1, per_page: PerPage
 
 @router.get("/summary")
 async def summary(admin: Admin, live: Live) -> dict:
-    """The money audit and the metrics an operator looks at first."""
+    """The money audit and the metrics an operator looks at first (the dependencies probed
+    now, as ``/metrics`` does)."""
+    await probe(live)
     return {
         "audit": await admin_tables.money_report(live),
         "metrics": await admin_tables.metrics_summary(live),
