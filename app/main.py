@@ -170,6 +170,7 @@ def create_app(
     modules = (players, accounts, session, games, lobby, ops, wallet, chips, history, stats, admin)
     for module in (*modules, endpoint):
         app.include_router(module.router)
+    app.include_router(admin.page)
     install_errors(app)
     app.add_middleware(OriginCheck, settings=settings)
     if STATIC.is_dir():

@@ -15,6 +15,7 @@ import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
 
@@ -25,6 +26,7 @@ from .deps import ID_MAX, Live, identity, live
 from .ops import probe
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
+page = APIRouter(include_in_schema=False)
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 MAX_ADJUST = 10**9
 
@@ -199,3 +201,9 @@ async def audit_reader(request: Request) -> None:
 async def audit(live: Live) -> dict:
     """The money invariants (README "Money")."""
     return await admin_tables.money_report(live)
+
+
+@page.get("/admin")
+async def console() -> RedirectResponse:
+    """The console is a screen of the one-page client (static/js/admin.js)."""
+    return RedirectResponse("/#/admin")

@@ -77,7 +77,7 @@ async def set_role(db: money.Sessions, username: str, role: str) -> Player:
         ).scalar_one_or_none()
         if row is None:
             raise AdminError(404, "unknown_player", f"no account named {username!r}")
-        admin_log.note(session, None, f"role_{role}", f"player:{row.id}", "command line")
+        admin_log.note(session, None, f"role_{role}", f"player:{row.id}", None)
         return row
 
 
