@@ -1,4 +1,4 @@
-"""One command line: ``python -m app serve | outbox | migrate | simulate | replay``
+"""One command line: ``python -m app serve | outbox | migrate | simulate | replay | admin``
 (``--help`` on each). Each command lives in its own module as a Click command; this file only
 gathers them."""
 
@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from app.admin_cli import admin
 from app.config import get_settings, problems_of
 from app.db.migrate import migrate
 from app.outbox_worker import outbox
@@ -27,7 +28,7 @@ def cli() -> None:
         sys.exit(2)
 
 
-for command in (serve, outbox, migrate, simulate, replay):
+for command in (serve, outbox, migrate, simulate, replay, admin):
     cli.add_command(command)
 
 if __name__ == "__main__":

@@ -146,7 +146,19 @@ def create_app(
                 await live.hub.stop()
         await engine.dispose()
 
-    from .api import accounts, chips, games, history, lobby, ops, players, session, stats, wallet
+    from .api import (
+        accounts,
+        admin,
+        chips,
+        games,
+        history,
+        lobby,
+        ops,
+        players,
+        session,
+        stats,
+        wallet,
+    )
     from .ws import endpoint
 
     app = FastAPI(
@@ -155,9 +167,10 @@ def create_app(
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
-    modules = (players, accounts, session, games, lobby, ops, wallet, chips, history, stats)
+    modules = (players, accounts, session, games, lobby, ops, wallet, chips, history, stats, admin)
     for module in (*modules, endpoint):
         app.include_router(module.router)
+    app.include_router(admin.page)
     install_errors(app)
     app.add_middleware(OriginCheck, settings=settings)
     if STATIC.is_dir():

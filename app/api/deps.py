@@ -3,9 +3,9 @@
 Refusals are answered ``{"detail": <message>, "code": <code>}`` (a 422 names its field like
 FastAPI's own validation instead; a refused chip claim adds ``next_at``). A missing, expired,
 forged or revoked access token is 401 with its code (``not_signed_in``, ``token_expired``:
-refresh and retry, ``bad_token``). A database that cannot be reached is 503
-``database_unavailable``, wherever it shows: routes that read it wrap the call in
-``database()``, services raise ``money.Unavailable``.
+refresh and retry, ``bad_token``); a banned player's is 403 ``banned``. A database that cannot
+be reached is 503 ``database_unavailable``, wherever it shows: routes that read it wrap the
+call in ``database()``, services raise ``money.Unavailable``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.services import chip_claims, money
 from app.services.accounts import AccountError
+from app.services.admin_players import AdminError
 from app.services.rate_limits import RateLimited
-from app.services.sessions import AuthError, Identity
+from app.services.sessions import AuthError, Banned, Identity
 from app.services.table_errors import TableError
 
 ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
@@ -118,9 +119,17 @@ def install_errors(app: FastAPI) -> None:
             headers={"WWW-Authenticate": "Bearer"},
         )
 
+    @app.exception_handler(Banned)
+    async def banned(request: Request, exc: Banned) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=403)
+
     @app.exception_handler(AccountError)
     async def account_error(request: Request, exc: AccountError) -> JSONResponse:
         return JSONResponse(_body(exc.code, exc.message, exc.field), status_code=exc.status)
+
+    @app.exception_handler(AdminError)
+    async def admin_error(request: Request, exc: AdminError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
 
     @app.exception_handler(money.Unavailable)
     async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:

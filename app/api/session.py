@@ -32,6 +32,7 @@ class PlayerOut(BaseModel):
     name: str
     kind: str
     username: str | None = None
+    role: str = "player"
 
 
 class SignedIn(BaseModel):

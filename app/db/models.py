@@ -47,7 +47,9 @@ class Player(Base):
     ``username`` is the login name casefolded (unique, so case-insensitively); the display
     ``name`` is separate. ``session_epoch`` grows when every session of the player ends
     (logout, password change): access tokens carry the epoch they were signed at, and one of an
-    older epoch is refused."""
+    older epoch is refused. ``role`` is ``player`` or ``admin`` (the operators' console,
+    granted by ``python -m app admin grant``); a player with ``banned_at`` is refused
+    everywhere (HTTP 403 ``banned``) until unbanned."""
 
     __tablename__ = "player"
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
@@ -56,6 +58,24 @@ class Player(Base):
     username: Mapped[str | None] = mapped_column(String(24), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    role: Mapped[str] = mapped_column(String(10), default="player", server_default="player")
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    ban_reason: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = _now()
+
+
+class AdminAction(Base):
+    """One thing an operator did, with who, to what and why (app/services/admin_log.py).
+    ``admin_id`` is None for the command line (``python -m app admin``)."""
+
+    __tablename__ = "admin_action"
+    __table_args__ = (Index("ix_admin_action_created_at", "created_at"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    admin_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    action: Mapped[str] = mapped_column(String(30))
+    target: Mapped[str] = mapped_column(String(120))
+    reason: Mapped[str | None] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = _now()
 
 

@@ -63,9 +63,9 @@ def _skeleton(name: str) -> str:
 
 class Players:
     """Guests, and the Redis cache of every signed-in player: ``{"id", "name", "kind",
-    "username", "ep"}`` (``ep``: the session epoch, app/services/sessions.py). The cache expires
-    after ``cache_seconds`` (an access token's life), so a cache left behind by a lost write
-    heals by itself; the database is the truth."""
+    "username", "ep", "role", "banned"}`` (``ep``: the session epoch,
+    app/services/sessions.py). The cache expires after ``cache_seconds`` (an access token's
+    life), so a cache left behind by a lost write heals by itself; the database is the truth."""
 
     def __init__(self, redis: Redis, keys: Keys, db: money.Sessions, *, grant: int, cache_seconds):
         self.redis, self.keys, self.db = redis, keys, db
@@ -96,6 +96,8 @@ class Players:
             "kind": row.kind,
             "username": row.username,
             "ep": row.session_epoch or 0,
+            "role": row.role or "player",
+            "banned": row.banned_at is not None,
         }
         await self.redis.set(self.keys.player(row.id), orjson.dumps(player), ex=self.cache_seconds)
         return player

@@ -53,6 +53,20 @@ class AuthError(Exception):
         self.code, self.message = code, message
 
 
+class Banned(AuthError):
+    """The player is banned (HTTP 403 ``banned``): every request, a refresh or a login is
+    refused until an operator unbans them (app/services/admin_players.py)."""
+
+    def __init__(self) -> None:
+        super().__init__("banned", "this player is banned")
+
+
+def refuse_banned(player: dict[str, Any]) -> dict[str, Any]:
+    if player.get("banned"):
+        raise Banned
+    return player
+
+
 @dataclass(frozen=True)
 class Identity:
     """Who an access token speaks for: the cached player (``id``, ``name``, ``kind``,
@@ -118,7 +132,9 @@ class Sessions:
         return self.keyring.sign({**claims, "exp": now + self.access_seconds})
 
     async def start(self, player: dict[str, Any]) -> Issued:
-        """A new refresh session for the (cached) player and its first access token."""
+        """A new refresh session for the (cached) player and its first access token; a
+        banned player gets none."""
+        refuse_banned(player)
         refresh = secrets.token_urlsafe(32)
         seconds = int(self.days[player["kind"]] * 86400)
         with money.reachable("sessions cannot be started or checked"):
@@ -150,7 +166,7 @@ class Sessions:
         left = 0 if found is None else _seconds_left(found[0].expires_at)
         if found is None or found[0].revoked_at is not None or left <= 0:
             raise AuthError("session_ended", "this session has ended; sign in again")
-        player = await self.players.remember(found[1])
+        player = refuse_banned(await self.players.remember(found[1]))
         return player, Issued(self.access_token(player, found[0].id), refresh, left)
 
     async def authenticate(self, token: str | None) -> Identity:
@@ -164,6 +180,8 @@ class Sessions:
         except ValueError:
             raise AuthError("bad_token", "the access token is not valid") from None
         player = await self.players.cached(pid)
+        if player is not None:
+            refuse_banned(player)
         if player is None or player["ep"] != claims["ep"]:
             raise AuthError("bad_token", "this session has ended; sign in again")
         return Identity(player, int(claims["exp"]))

@@ -361,3 +361,46 @@ class OutboxConsumer:
     async def backlog(self) -> int:
         """Entries not yet written to the database (acknowledged entries are deleted)."""
         return sum([await self.redis.xlen(k) for k in await self.discover()])
+
+
+class DeadLetters:
+    """The dead letters (``<prefix>outbox:dead``), for an operator: read them, and put one back
+    on its table's stream to be written again. A retry is safe however often it is made: every
+    writer is idempotent by the entry's key (see above), and one that fails again is
+    dead-lettered again with its new error."""
+
+    def __init__(self, redis: Redis, prefix: str):
+        self.redis, self.key = redis, f"{prefix}outbox:dead"
+        self.registry = f"{prefix}outbox:streams"
+
+    async def page(self, *, page: int, per_page: int) -> tuple[int, list[dict[str, Any]]]:
+        """(how many there are, the page of them newest first)."""
+        total = await self.redis.xlen(self.key)
+        rows: Any = await self.redis.xrevrange(self.key, count=page * per_page)
+        return total, [_letter(i, f) for i, f in rows[(page - 1) * per_page :]]
+
+    async def get(self, entry_id: str) -> dict[str, Any] | None:
+        rows: Any = await self.redis.xrange(self.key, entry_id, entry_id)
+        return _letter(*rows[0]) if rows else None
+
+    async def retry(self, entry_id: str) -> dict[str, Any] | None:
+        """Append the entry to its stream again and drop the dead letter; None if unknown.
+        Two steps, not one MULTI: the streams sit in other Cluster slots, and a crash between
+        them leaves a dead letter whose retry is harmless."""
+        letter = await self.get(entry_id)
+        if letter is None:
+            return None
+        await self.redis.xadd(letter["stream"], {FIELD: letter["raw"]})
+        await self.redis.sadd(self.registry, letter["stream"])
+        await self.redis.xdel(self.key, entry_id)
+        return letter
+
+
+def _letter(entry_id, fields: dict) -> dict[str, Any]:
+    f = {_s(k): _s(v) for k, v in fields.items()}
+    return {
+        "id": _s(entry_id),
+        "stream": f.get("stream", ""),
+        "raw": f.get(FIELD, ""),
+        "error": f.get("error", ""),
+    }

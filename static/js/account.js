@@ -117,6 +117,7 @@ export function accountMenu(me, { changed, toast }) {
         try { await api.logOut(); } catch { /* ended already: the welcome screen either way */ }
         changed();
       }]];
+  if (me.role === "admin") items.splice(1, 0, ["admin.menu", () => { location.hash = "#/admin"; }]);
   for (const [key, run] of items) {
     menu.append(h("button", {
       class: "btn btn-ghost", type: "button", role: "menuitem", "data-action": key,

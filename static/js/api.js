@@ -94,3 +94,25 @@ export const api = {
   leaderboard: ({ game, period, page }, perPage) => call("GET",
     `/api/leaderboards/${encodeURIComponent(game)}?period=${period}&page=${page}&per_page=${perPage}`),
 };
+
+const adminPath = (path) => `/api/admin/${path}`;
+const paged = (page, perPage) => `page=${page}&per_page=${perPage}`;
+
+/** The operators' console (app/api/admin.py); every action sends its reason. */
+export const adminApi = {
+  summary: () => call("GET", adminPath("summary")),
+  players: (q, page, perPage) => call("GET", adminPath(`players?q=${encodeURIComponent(q)}&${paged(page, perPage)}`)),
+  player: (id) => call("GET", adminPath(`players/${encodeURIComponent(id)}`)),
+  ledger: (id, page, perPage) => call("GET", adminPath(`players/${encodeURIComponent(id)}/ledger?${paged(page, perPage)}`)),
+  ban: (id, reason) => call("POST", adminPath(`players/${encodeURIComponent(id)}/ban`), { reason }),
+  unban: (id, reason) => call("POST", adminPath(`players/${encodeURIComponent(id)}/unban`), { reason }),
+  /** requestId: the same for a retried click, so the chips move once */
+  adjust: (id, amount, reason, requestId) => call("POST", adminPath(`players/${encodeURIComponent(id)}/chips`),
+    { amount, reason, request_id: requestId }),
+  tables: (page, perPage) => call("GET", adminPath(`tables?${paged(page, perPage)}`)),
+  table: (id) => call("GET", adminPath(`tables/${encodeURIComponent(id)}`)),
+  close: (id, reason) => call("POST", adminPath(`tables/${encodeURIComponent(id)}/close`), { reason }),
+  dead: (page, perPage) => call("GET", adminPath(`outbox/dead?${paged(page, perPage)}`)),
+  retry: (id, reason) => call("POST", adminPath(`outbox/dead/${encodeURIComponent(id)}/retry`), { reason }),
+  actions: (page, perPage) => call("GET", adminPath(`actions?${paged(page, perPage)}`)),
+};

@@ -1,6 +1,7 @@
 // Meja in the browser: signing in (account.js), header (chips, the daily bonus or a refill,
 // account, language), hash routes for the lobby (#/), a table (#/t/<id>) and a player's profile
-// (#/p/<id>, the own one from the account menu).
+// (#/p/<id>, the own one from the account menu), and the operators' console (#/admin/...,
+// admin.js; /admin redirects there).
 
 import { h, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
@@ -9,6 +10,7 @@ import { accountMenu, welcome } from "./account.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountProfile } from "./profile.js";
+import { mountAdmin } from "./admin.js";
 import { errorText } from "./errors.js";
 
 const main = document.getElementById("main");
@@ -130,7 +132,10 @@ function route() {
   if (!me) { screen = welcome(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
-  if (p) {
+  const a = location.hash.match(/^#\/admin(?:\/(\w+)(?:\/([^/?]+))?)?$/);
+  if (a) {
+    screen = mountAdmin(main, { section: a[1] || "summary", id: a[2] && decodeURIComponent(a[2]), toast, errorText });
+  } else if (p) {
     screen = mountProfile(main, { playerId: p[1], errorText });
   } else if (m) {
     screen = mountTable(main, {

@@ -70,3 +70,11 @@ def test_simulate_prints_and_writes_the_seeded_report(tmp_path):
 def test_replay_refuses_a_match_id_that_cannot_exist():
     result = invoke("replay", "0")
     assert result.exit_code == 2 and "MATCH_ID" in result.output
+
+
+def test_admin_grant_of_an_unknown_account_names_the_argument(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path}/meja.db"
+    assert invoke("migrate", "--url", url).exit_code == 0
+    result = invoke("admin", "grant", "nobody", "--url", url)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "Invalid value for 'USERNAME'" in result.output and "nobody" in result.output

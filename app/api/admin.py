@@ -1,0 +1,209 @@
+"""The operators' console's routes, ``/api/admin/...`` (README "The operators' console").
+
+Every route needs a signed-in player whose role is ``admin`` in the database now: 401 without a
+session, 403 ``not_admin`` without the role. Every action (ban, unban, chips, closing a table,
+retrying a dead letter) takes a ``reason`` and is written to the operators' log.
+
+``GET /api/admin/audit`` (the money invariants) also answers ``Authorization: Bearer
+<MEJA_ADMIN_TOKEN>``, so monitoring can read it without an account.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import RedirectResponse
+from pydantic import BaseModel, field_validator
+from pydantic_core import PydanticCustomError
+
+from app.services import admin_log, admin_tables
+from app.services import admin_players as P
+
+from .deps import ID_MAX, Live, identity, live
+from .ops import probe
+
+router = APIRouter(prefix="/api/admin", tags=["admin"])
+page = APIRouter(include_in_schema=False)
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+MAX_ADJUST = 10**9
+
+
+async def current_admin(request: Request) -> dict:
+    """The signed-in operator; 401 without a session, 403 ``not_admin`` without the role."""
+    player = (await identity(request)).player
+    if await P.role_of(live(request).db, player["id"]) != "admin":
+        raise P.AdminError(403, "not_admin", "this needs an operator (the admin role)")
+    return player
+
+
+Admin = Annotated[dict, Depends(current_admin)]
+Page = Annotated[int, Query(ge=1, le=10_000)]
+PerPage = Annotated[int, Query(ge=1, le=100)]
+
+
+def _reason(value: str) -> str:
+    value = " ".join(value.split())
+    if not 3 <= len(value) <= 200:
+        raise PydanticCustomError("bad_reason", "say why, in 3 to 200 characters")
+    return value
+
+
+class Why(BaseModel):
+    reason: str
+
+    @field_validator("reason")
+    @classmethod
+    def _why(cls, value: str) -> str:
+        return _reason(value)
+
+
+class Adjust(Why):
+    amount: int
+    request_id: str
+
+    @field_validator("amount")
+    @classmethod
+    def _amount(cls, value: int) -> int:
+        if value == 0 or abs(value) > MAX_ADJUST:
+            raise PydanticCustomError("bad_amount", "a whole number of chips, not 0")
+        return value
+
+    @field_validator("request_id")
+    @classmethod
+    def _request_id(cls, value: str) -> str:
+        if not REQUEST_ID.fullmatch(value):
+            raise PydanticCustomError("bad_request_id", "8 to 64 letters, digits, _ or -")
+        return value
+
+
+def _pid(pid: int) -> int:
+    if not 0 < pid <= ID_MAX:
+        raise P.AdminError(404, "unknown_player", f"no player {pid}")
+    return pid
+
+
+def actions(live: Any) -> P.PlayerActions:
+    return P.PlayerActions(live.db, live.sessions, live.lobby)
+
+
+@router.get("/players")
+async def players(
+    admin: Admin,
+    live: Live,
+    q: Annotated[str, Query(max_length=40)] = "",
+    page: Page = 1,
+    per_page: PerPage = 20,
+) -> dict:
+    """Players whose name or username contains ``q``, newest first."""
+    return await P.search(live.db, q.strip(), page=page, per_page=per_page)
+
+
+@router.get("/players/{pid}")
+async def player(pid: int, admin: Admin, live: Live) -> dict:
+    """The player, their role and ban, and their wallet (balance, chips on tables)."""
+    return await P.detail(live.db, _pid(pid))
+
+
+@router.get("/players/{pid}/ledger")
+async def player_ledger(
+    pid: int, admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20
+) -> dict:
+    """The player's ledger entries, newest first."""
+    return await P.ledger_page(live.db, _pid(pid), page=page, per_page=per_page)
+
+
+@router.post("/players/{pid}/ban")
+async def ban(pid: int, body: Why, admin: Admin, live: Live) -> dict:
+    """Refused everywhere from now on (403 ``banned``), sockets closed, seats given up."""
+    return await actions(live).ban(admin["id"], _pid(pid), body.reason)
+
+
+@router.post("/players/{pid}/unban")
+async def unban(pid: int, body: Why, admin: Admin, live: Live) -> dict:
+    return await actions(live).unban(admin["id"], _pid(pid), body.reason)
+
+
+@router.post("/players/{pid}/chips")
+async def adjust_chips(pid: int, body: Adjust, admin: Admin, live: Live) -> dict:
+    """Chips from the house (``amount`` > 0) or back to it; ``request_id`` makes a retried
+    request move them once (``moved`` is then false)."""
+    return await actions(live).adjust(
+        admin["id"], _pid(pid), body.amount, body.reason, body.request_id
+    )
+
+
+@router.get("/tables")
+async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
+    """The live tables, as the lobby lists them."""
+    return await live.lobby.list_tables(
+        game=None, stake=None, open_seats=False, page=page, per_page=per_page
+    )
+
+
+@router.get("/tables/{tid}")
+async def table(tid: str, admin: Admin, live: Live) -> dict:
+    """The table's summary and a spectator's view (no hidden tile)."""
+    return await admin_tables.table_state(live, tid)
+
+
+@router.post("/tables/{tid}/close")
+async def close_table(tid: str, body: Why, admin: Admin, live: Live) -> dict:
+    """Close it now: every stack back to its wallet (bots' to the house)."""
+    return await admin_tables.close_table(live, admin["id"], tid, body.reason)
+
+
+@router.get("/outbox/dead")
+async def dead_letters(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
+    """Outbox entries that could not be written, newest first, with their error."""
+    total, items = await admin_tables.dead_letters(live).page(page=page, per_page=per_page)
+    return {"items": items, "page": page, "per_page": per_page, "total": total}
+
+
+@router.post("/outbox/dead/{entry_id}/retry")
+async def retry_dead_letter(entry_id: str, body: Why, admin: Admin, live: Live) -> dict:
+    """Put the entry back on its table's stream, to be written again."""
+    if not re.fullmatch(r"\d{1,20}-\d{1,20}", entry_id):
+        raise P.AdminError(404, "unknown_dead_letter", f"no dead letter {entry_id}")
+    return await admin_tables.retry_dead(live, admin["id"], entry_id, body.reason)
+
+
+@router.get("/actions")
+async def action_log(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
+    """The operators' log, newest first."""
+    return await admin_log.page(live.db, page=page, per_page=per_page)
+
+
+@router.get("/summary")
+async def summary(admin: Admin, live: Live) -> dict:
+    """The money audit and the metrics an operator looks at first (the dependencies probed
+    now, as ``/metrics`` does)."""
+    await probe(live)
+    return {
+        "audit": await admin_tables.money_report(live),
+        "metrics": await admin_tables.metrics_summary(live),
+    }
+
+
+async def audit_reader(request: Request) -> None:
+    """The static token (``MEJA_ADMIN_TOKEN``) or an operator's session."""
+    expected = live(request).settings.admin_token
+    auth = request.headers.get("authorization", "")
+    given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+    if expected and hmac.compare_digest(given.encode(), expected.encode()):
+        return
+    await current_admin(request)
+
+
+@router.get("/audit", dependencies=[Depends(audit_reader)])
+async def audit(live: Live) -> dict:
+    """The money invariants (README "Money")."""
+    return await admin_tables.money_report(live)
+
+
+@page.get("/admin")
+async def console() -> RedirectResponse:
+    """The console is a screen of the one-page client (static/js/admin.js)."""
+    return RedirectResponse("/#/admin")
