@@ -4,7 +4,7 @@ and when; README "The operators' console").
 
 Revision ID: 3a6d2f9c8b14
 Revises: 5e9a7c3d1f20
-Create Date: 2026-12-01 10:00:00
+Create Date: 2026-12-01 16:30:00
 """
 
 from __future__ import annotations
