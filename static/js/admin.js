@@ -137,7 +137,7 @@ export function mountAdmin(root, { section, id, toast, errorText }) {
         h("section", { class: "card" }, h("h3", {}, t("admin.ledger")),
           grid([["admin.col.when"], ["admin.col.kind"], ["admin.col.account"], ["admin.col.amount", true]],
             ledger.items.map((e) => h("tr", { "data-kind": e.kind },
-              h("td", {}, when(e.at)), h("td", {}, e.kind), h("td", {}, e.account),
+              h("td", {}, when(e.at)), h("td", {}, t(`admin.kind.${e.kind}`)), h("td", {}, e.account),
               h("td", { class: "num" }, fmt(e.amount)))), "admin.none"),
           pager(ledger, (n) => player(pid, n)))];
     });
