@@ -3,6 +3,11 @@
 Every line has ``ts``, ``level``, ``logger`` and ``msg``; anything passed with ``extra=`` becomes
 a field. Lines written while a table is being worked on carry ``table`` (and ``v``, the version)
 from :func:`table_context`, so one table's story can be filtered out of all the replicas' logs.
+Lines written while a request (or a socket) is served carry its ``request_id`` (bound by the
+access middleware, app/api/access.py, with :func:`request_context`): the id is also in the
+answer's ``X-Request-ID`` header and in every error body, so a player's report of an error
+leads to its lines. A client's own ``X-Request-ID`` is kept when it looks like an id
+(:func:`request_id_for`), so a proxy's id follows the request through.
 
 Logs never hold secrets or hidden tiles: the game line (``metrics.Metrics.record_change``) names
 action kinds and event types, never their contents, and every line goes through
@@ -18,6 +23,7 @@ import logging
 import re
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +32,10 @@ import orjson
 _TABLE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
     "meja_table", default=None
 )
+
+_REQUEST: contextvars.ContextVar[str | None] = contextvars.ContextVar("meja_request", default=None)
+# An id another hop made: letters, digits and . _ : - (UUIDs, nginx's $request_id, trace ids).
+_ID = re.compile(r"[A-Za-z0-9._:-]{8,64}")
 
 _SECRETS = (
     (
@@ -61,6 +71,30 @@ def table_context(table: str, v: int | None = None) -> Iterator[None]:
         _TABLE.reset(token)
 
 
+def request_id_for(incoming: str | None) -> str:
+    """The request's id: the client's ``X-Request-ID`` when it looks like an id (8-64 of
+    letters, digits, ``._:-``), else a fresh one. Anything else could forge log lines or
+    carry a secret into them."""
+    if incoming and _ID.fullmatch(incoming):
+        return incoming
+    return uuid.uuid4().hex
+
+
+def request_id() -> str | None:
+    """The id of the request being served in this task, if any."""
+    return _REQUEST.get()
+
+
+@contextlib.contextmanager
+def request_context(rid: str) -> Iterator[None]:
+    """Lines logged inside (in this task and tasks it starts) carry ``request_id``."""
+    token = _REQUEST.set(rid)
+    try:
+        yield
+    finally:
+        _REQUEST.reset(token)
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -70,6 +104,9 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": redact(record.getMessage()),
         }
+        rid = _REQUEST.get()
+        if rid is not None:
+            out["request_id"] = rid
         bound = _TABLE.get()
         if bound:
             out.update({k: v for k, v in bound.items() if v is not None})

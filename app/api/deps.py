@@ -6,19 +6,28 @@ forged or revoked access token is 401 with its code (``not_signed_in``, ``token_
 refresh and retry, ``bad_token``); a banned player's is 403 ``banned``. A database that cannot
 be reached is 503 ``database_unavailable``, wherever it shows: routes that read it wrap the
 call in ``database()``, services raise ``money.Unavailable``.
+
+Every error body also carries ``request_id`` (the ``X-Request-ID`` of the answer, in every log
+line of the request: app/api/access.py), FastAPI's own 422, 404 and 405 included, and every
+error answer is counted in ``meja_errors_total{via="rest",code}``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from starlette.exceptions import HTTPException
 
+from app import logs
 from app.services import chip_claims, money
 from app.services.accounts import AccountError
 from app.services.admin_players import AdminError
@@ -78,19 +87,30 @@ def install_errors(app: FastAPI) -> None:
     @app.exception_handler(RedisConnectionError)
     @app.exception_handler(RedisTimeoutError)
     async def redis_down(request: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse(
+        return error(
+            request,
             {
                 "detail": "the live tables cannot be reached right now; try again shortly",
                 "code": "redis_unavailable",
             },
-            status_code=503,
-            headers={"Retry-After": "2"},
+            503,
+            {"Retry-After": "2"},
         )
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         body = _body(exc.code, exc.message, exc.field)
-        return JSONResponse(body, status_code=exc.status, headers=_retry(exc.status))
+        return error(request, body, exc.status, _retry(exc.status))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """FastAPI's own 422 body (``detail``: the errors), with the request id."""
+        return error(request, {"detail": jsonable_encoder(exc.errors())}, 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        """FastAPI's own answer (404 for an unknown path, 405 for a method), with the id."""
+        return error(request, {"detail": exc.detail}, exc.status_code, exc.headers)
 
     @app.exception_handler(chip_claims.ClaimRefused)
     async def claim_refused(request: Request, exc: chip_claims.ClaimRefused) -> JSONResponse:
@@ -101,41 +121,56 @@ def install_errors(app: FastAPI) -> None:
             body["next_at"] = exc.next_at.isoformat()
             wait = (exc.next_at - datetime.now(UTC)).total_seconds()
             headers = {"Retry-After": str(max(1, math.ceil(wait)))}
-        return JSONResponse(body, status_code=409, headers=headers)
+        return error(request, body, 409, headers)
 
     @app.exception_handler(RateLimited)
     async def rate_limited(request: Request, exc: RateLimited) -> JSONResponse:
-        return JSONResponse(
+        return error(
+            request,
             {"detail": exc.message, "code": exc.code, "retry_after": exc.retry_after},
-            status_code=429,
-            headers={"Retry-After": str(exc.retry_after)},
+            429,
+            {"Retry-After": str(exc.retry_after)},
         )
 
     @app.exception_handler(AuthError)
     async def refused(request: Request, exc: AuthError) -> JSONResponse:
-        return JSONResponse(
-            {"detail": exc.message, "code": exc.code},
-            status_code=401,
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+        body = {"detail": exc.message, "code": exc.code}
+        return error(request, body, 401, {"WWW-Authenticate": "Bearer"})
 
     @app.exception_handler(Banned)
     async def banned(request: Request, exc: Banned) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=403)
+        return error(request, {"detail": exc.message, "code": exc.code}, 403)
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, exc: AccountError) -> JSONResponse:
-        return JSONResponse(_body(exc.code, exc.message, exc.field), status_code=exc.status)
+        return error(request, _body(exc.code, exc.message, exc.field), exc.status)
 
     @app.exception_handler(AdminError)
     async def admin_error(request: Request, exc: AdminError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
+        return error(request, {"detail": exc.message, "code": exc.code}, exc.status)
 
     @app.exception_handler(money.Unavailable)
     async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:
-        return JSONResponse(
-            {"detail": exc.message, "code": exc.code}, status_code=503, headers=_retry(503)
-        )
+        return error(request, {"detail": exc.message, "code": exc.code}, 503, _retry(503))
+
+
+# The metrics' code of an answer without one of its own (FastAPI's 404, 405, ...).
+STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 422: "invalid_request"}
+
+
+def error(
+    request: Request, body: dict[str, Any], status: int, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """An error answer: the body with the request's id, counted by its code (a field's
+    refusal: its ``type``)."""
+    code = body.get("code")
+    if code is None and isinstance(body.get("detail"), list) and body["detail"]:
+        code = body["detail"][0].get("type")
+    code = code or STATUS_CODES.get(status, f"http_{status}")
+    metrics = getattr(getattr(request.app.state, "live", None), "metrics", None)
+    if metrics is not None:
+        metrics.error("rest", code)
+    return JSONResponse({**body, "request_id": logs.request_id()}, status, headers)
 
 
 def _body(code: str, message: str, field: str | None) -> dict[str, Any]:

@@ -20,14 +20,14 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from app import logs
+
 SAFE = {"GET", "HEAD", "OPTIONS", "TRACE"}
-REFUSED = orjson.dumps(
-    {
-        "detail": "this request comes from a page of another site; it is "
-        "refused (use the site itself, or a Bearer token)",
-        "code": "bad_origin",
-    }
-)
+REFUSED = {
+    "detail": "this request comes from a page of another site; it is "
+    "refused (use the site itself, or a Bearer token)",
+    "code": "bad_origin",
+}
 
 
 class OriginCheck:
@@ -38,17 +38,21 @@ class OriginCheck:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE and not self._ok(scope):
+            body = orjson.dumps({**REFUSED, "request_id": logs.request_id()})
+            live = getattr(scope["app"].state, "live", None)
+            if live is not None:
+                live.metrics.error("rest", "bad_origin")
             await send(
                 {
                     "type": "http.response.start",
                     "status": 403,
                     "headers": [
                         (b"content-type", b"application/json"),
-                        (b"content-length", str(len(REFUSED)).encode()),
+                        (b"content-length", str(len(body)).encode()),
                     ],
                 }
             )
-            await send({"type": "http.response.body", "body": REFUSED})
+            await send({"type": "http.response.body", "body": body})
             return
         await self.app(scope, receive, send)
 

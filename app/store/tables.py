@@ -32,17 +32,19 @@ that is safe:
 The process keeps the last snapshot of each table it has seen. A cached snapshot is trusted only
 for tables the hub watches (it hears every new version of those through pub/sub); others are
 reloaded. ``round_trips`` counts Redis round trips (a pipeline is one) so tests can hold a move
-to one (cache current) or two (cache stale or cold); ``on_trip`` is told of each one (the
-service counts them per action for the metrics, without the store knowing of metrics).
+to one (cache current) or two (cache stale or cold); ``on_trip`` is told of each one with its
+duration in seconds (the metrics count them per action and time them, without the store
+knowing of metrics).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from redis.asyncio import Redis
@@ -51,6 +53,7 @@ from redis.exceptions import NoScriptError
 from .keys import Keys
 
 SCRIPTS = Path(__file__).parent / "scripts"
+T = TypeVar("T")
 LOG_TTL = 7 * 24 * 3600  # an action log outlives its match by far (records are built at the end)
 
 
@@ -78,7 +81,7 @@ class TableStore:
         *,
         stream_len: int,
         command_ttl: int,
-        on_trip: Callable[[], None] = lambda: None,
+        on_trip: Callable[[float], None] = lambda seconds: None,
     ):
         self.redis = redis
         self.on_trip = on_trip
@@ -94,8 +97,7 @@ class TableStore:
 
     # --- reading -------------------------------------------------------------------------------
     async def load(self, tid: str) -> Snapshot | None:
-        self._trip()
-        v, doc = await self.redis.hmget(self.keys.table(tid), ["v", "doc"])
+        v, doc = await self._trip(self.redis.hmget(self.keys.table(tid), ["v", "doc"]))
         if v is None or doc is None:
             return None
         return self._remember(Snapshot(tid, int(v), orjson.loads(doc)))
@@ -147,11 +149,10 @@ class TableStore:
     async def load_many(self, tids: list[str]) -> list[Snapshot]:
         if not tids:
             return []
-        self._trip()
         async with self.redis.pipeline(transaction=False) as pipe:
             for tid in tids:
                 pipe.hmget(self.keys.table(tid), ["v", "doc"])
-            rows = await pipe.execute()
+            rows = await self._trip(pipe.execute())
         return [
             Snapshot(tid, int(v), orjson.loads(doc))
             for tid, (v, doc) in zip(tids, rows)
@@ -160,8 +161,7 @@ class TableStore:
 
     async def command_result(self, tid: str, player: Any, cmd: str) -> int | None:
         """The version a player's command first produced (None: not applied, or expired)."""
-        self._trip()
-        first = await self.redis.get(self.keys.command(tid, _command_id(player, cmd)))
+        first = await self._trip(self.redis.get(self.keys.command(tid, _command_id(player, cmd))))
         return int(first) if first is not None else None
 
     async def events_since(self, tid: str, after: int, upto: int) -> list[tuple[int, list]] | None:
@@ -169,8 +169,9 @@ class TableStore:
         reaches back that far (the caller then sends a fresh state without the gap)."""
         if upto <= after:
             return []
-        self._trip()
-        rows: Any = await self.redis.xrange(self.keys.events(tid), f"{after + 1}-0", f"{upto}-0")
+        rows: Any = await self._trip(
+            self.redis.xrange(self.keys.events(tid), f"{after + 1}-0", f"{upto}-0")
+        )
         out = [(int(rid.split(b"-")[0]), orjson.loads(fields[b"e"])) for rid, fields in rows]
         if [v for v, _ in out] != list(range(after + 1, upto + 1)):
             return None
@@ -180,20 +181,17 @@ class TableStore:
         """The events of the ``versions`` versions up to ``upto``, oldest first (what a socket
         that connects without a version is shown of what just happened). Not past ``upto``:
         the stream may already hold newer versions than the state they come with."""
-        self._trip()
-        rows: Any = await self.redis.xrevrange(
-            self.keys.events(tid), max=f"{upto}-0", count=versions
+        rows: Any = await self._trip(
+            self.redis.xrevrange(self.keys.events(tid), max=f"{upto}-0", count=versions)
         )
         return [e for _, fields in reversed(rows) for e in orjson.loads(fields[b"e"])]
 
     async def outbox_backlog(self, tid: str) -> int:
         """Entries of the table's outbox not yet written to the database."""
-        self._trip()
-        return int(await self.redis.xlen(self.keys.outbox(tid)))
+        return int(await self._trip(self.redis.xlen(self.keys.outbox(tid))))
 
     async def live_tables(self) -> list[str]:
-        self._trip()
-        tids: Any = await self.redis.zrevrange(self.keys.live, 0, -1)
+        tids: Any = await self._trip(self.redis.zrevrange(self.keys.live, 0, -1))
         return [t.decode() for t in tids]
 
     async def action_log(self, tid: str, match_no: int) -> list[dict[str, Any]]:
@@ -205,8 +203,7 @@ class TableStore:
         if snap is not None and snap.memo.get("log_match") == match_no:
             rows = snap.memo["log"]
         else:
-            self._trip()
-            rows = await self.redis.lrange(self.keys.log(tid, match_no), 0, -1)
+            rows = await self._trip(self.redis.lrange(self.keys.log(tid, match_no), 0, -1))
         return [orjson.loads(x) for x in rows]
 
     # --- writing -------------------------------------------------------------------------------
@@ -266,12 +263,11 @@ class TableStore:
             LOG_TTL,
         ]
         keys = self.script_keys(tid, match_no, cmd)
-        self._trip()
         done = asyncio.get_running_loop().create_future()
         self.writing.setdefault(tid, []).append(done)
         try:
             try:
-                reply = await self._cas_pipeline(tid, keys, args, deadline_ms, live)
+                reply = await self._trip(self._cas_pipeline(tid, keys, args, deadline_ms, live))
             except NoScriptError:  # first use on this server, or its script cache was flushed:
                 # load it once (not counted: a one-time cost like opening the connection)
                 await self.redis.script_load(self._cas.script)
@@ -293,11 +289,10 @@ class TableStore:
         if status == "ok":
             v = int(reply[1])
             if live == "-":  # its last entries are still read: the stream stays remembered
-                self._trip()
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.sadd(k.outbox_streams, k.outbox(tid))
                     pipe.zrem(k.live, tid)
-                    await pipe.execute()
+                    await self._trip(pipe.execute())
             return CasResult("ok", v, self._remember(Snapshot(tid, v, doc)))
         if repair:
             await self.repair_clock(tid, reply[-1])
@@ -330,25 +325,27 @@ class TableStore:
         """This compare-and-set lost, yet its pipeline wrote the clock entry: put back the
         table's own deadline (only ever earlier, so it cannot undo a newer winner's entry)."""
         if at:
-            self._trip()
-            await self.redis.zadd(self.keys.clocks, {tid: int(at)}, lt=True)
+            await self._trip(self.redis.zadd(self.keys.clocks, {tid: int(at)}, lt=True))
 
     async def unlist(self, tids: list[str]) -> None:
         """Drop tables from the lobby registry (closed ones a crash left listed)."""
-        self._trip()
-        await self.redis.zrem(self.keys.live, *tids)
+        await self._trip(self.redis.zrem(self.keys.live, *tids))
 
     async def set_deadline(self, tid: str, at_ms: int | None) -> None:
         """Put a table's deadline back after a claim that found nothing to do."""
-        self._trip()
         if at_ms is None:
-            await self.redis.zrem(self.keys.clocks, tid)
+            await self._trip(self.redis.zrem(self.keys.clocks, tid))
         else:
-            await self.redis.zadd(self.keys.clocks, {tid: at_ms})
+            await self._trip(self.redis.zadd(self.keys.clocks, {tid: at_ms}))
 
-    def _trip(self) -> None:
+    async def _trip(self, call: Awaitable[T]) -> T:
+        """One round trip: counted, timed and reported to ``on_trip``."""
         self.round_trips += 1
-        self.on_trip()
+        start = time.perf_counter()
+        try:
+            return await call
+        finally:
+            self.on_trip(time.perf_counter() - start)
 
     def forget(self, tid: str) -> None:
         """The hub stopped watching the table: its cached snapshot can no longer be trusted."""

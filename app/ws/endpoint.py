@@ -30,12 +30,19 @@ No socket outlives its client, so file descriptors cannot be used up:
   descriptor for good. The deadline must be the app's.
 "Dropped" is an abort (TCP reset, ``_transport``): a close frame would wait behind the
 backlog. One ``Watchdog`` per process checks the sockets (no timer or task per socket).
+
+Observed (README "What to monitor"): a refused socket is logged (``socket refused``, with its
+close code, reason, table and client address) and counted in ``meja_socket_closes_total``
+under its code; an accepted one in ``meja_socket_connects_total``, and its end under the code
+the connection closed with (1006: dropped). Every error message a socket is sent, a flood's
+``rate_limited`` included, is counted in ``meja_errors_total{via="socket",code}``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import MutableMapping
 from typing import Any
@@ -53,6 +60,7 @@ from app.services.table_errors import error_reply
 from . import protocol as P
 
 router = APIRouter()
+log = logging.getLogger("meja.sockets")
 PING = orjson.dumps({"type": "ping"})
 REFUSED = 4401  # a forged, unknown or revoked credential: reconnecting cannot help
 EXPIRED = 4419  # "session expired": refresh the access token, then reconnect
@@ -253,35 +261,58 @@ async def table_socket(ws: WebSocket) -> None:
     live = ws.app.state.live
     settings = live.settings
     if not origin_ok(ws, settings):
-        await ws.close(code=4403)
+        await _refuse(live, ws, 4403, "origin not trusted", accept=False)
         return
     try:
         who = await _identity(live, ws)
     except money.Unavailable:  # the player is not cached and the database is down
-        await ws.accept()
-        await ws.close(code=1013)  # "try again later"
+        await _refuse(live, ws, 1013, "database_unavailable")  # 1013: "try again later"
         return
     except AuthError as e:
-        await ws.accept()
-        await ws.close(code=EXPIRED if e.code == "token_expired" else REFUSED)
+        await _refuse(live, ws, EXPIRED if e.code == "token_expired" else REFUSED, e.code)
         return
     await ws.accept()
+    live.metrics.socket_connects.inc()
     conn = Conn(ws, who.player if who else None, settings, who.exp if who else None)
+    code = 1000  # the server ended it (no such table), unless the connection says otherwise
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
-            conn.push(
-                {"type": "error", "cmd": None, "code": "not_found", "message": f"no table {tid}"}
-            )
+            _error(live, conn, error_reply(None, "not_found", f"no table {tid}"))
             return
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
-        await _serve(live, tid, conn)
-    except WebSocketDisconnect:
-        pass
+        code = await _serve(live, tid, conn)
+    except WebSocketDisconnect as e:
+        code = e.code
     finally:
+        live.metrics.socket_closed(code)
         await live.hub.leave(tid, conn)
         await conn.stop()
         conn.linger()
+
+
+async def _refuse(live, ws: WebSocket, code: int, reason: str, *, accept: bool = True) -> None:
+    """Close the handshake with ``code`` (accepted first, so the client reads it; an origin
+    refusal is an HTTP 403 instead), logged with its reason and counted."""
+    log.info(
+        "socket refused",
+        extra={
+            "table": ws.path_params["tid"],
+            "code": code,
+            "reason": reason,
+            "client": client_address(ws.scope, live.settings.trusted_proxies),
+        },
+    )
+    live.metrics.socket_closed(code)
+    if accept:
+        await ws.accept()
+    await ws.close(code=code)
+
+
+def _error(live, conn: Conn, reply: dict[str, Any]) -> None:
+    """Send an error message, counted by its code."""
+    live.metrics.error("socket", reply["code"])
+    conn.push(reply)
 
 
 async def _identity(live, ws: WebSocket) -> Identity | None:
@@ -330,16 +361,17 @@ async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
         await _send_state(live, tid, conn, conn.last_v)
 
 
-async def _serve(live, tid: str, conn: Conn) -> None:
+async def _serve(live, tid: str, conn: Conn) -> int:
+    """Answer the socket's messages until it closes; the close code."""
     settings = live.settings
     limiter = P.RateLimiter(settings.rate_per_second, settings.rate_burst)
     while True:
         raw = await conn.ws.receive()
         if raw["type"] == "websocket.disconnect":
-            return
+            return int(raw.get("code") or 1005)  # 1005: closed without a code (RFC 6455)
         conn.hear()
         if not limiter.allow():
-            conn.push(error_reply(None, "rate_limited", "too many messages; slow down"))
+            _error(live, conn, error_reply(None, "rate_limited", "too many messages; slow down"))
             continue
         await _handle(live, tid, conn, raw)
 
@@ -350,14 +382,14 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
     generation, bench/README.md)."""
     settings = live.settings
     if raw.get("text") is None:  # a binary frame: the protocol is JSON text (protocol.py)
-        conn.push(error_reply(None, "bad_message", "messages are JSON in text frames"))
+        _error(live, conn, error_reply(None, "bad_message", "messages are JSON in text frames"))
         return
     try:
         msg = P.parse(
             raw["text"], max_bytes=settings.max_message_bytes, chat_max=settings.chat_max_chars
         )
     except P.BadMessage as e:
-        conn.push(error_reply(None, "bad_message", str(e)))
+        _error(live, conn, error_reply(None, "bad_message", str(e)))
         return
     if isinstance(msg, P.Ping):
         conn.push({"type": "pong"})
@@ -365,21 +397,30 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
         pass
     elif isinstance(msg, P.Act):
         if conn.pid is None:
-            conn.push(error_reply(msg.cmd, "not_your_turn", "spectators do not play; sign in"))
+            _error(
+                live, conn, error_reply(msg.cmd, "not_your_turn", "spectators do not play; sign in")
+            )
         else:
-            conn.push(await live.moves.act(tid, conn.pid, msg.cmd, msg.v, msg.action))
+            reply = await live.moves.act(tid, conn.pid, msg.cmd, msg.v, msg.action)
+            if reply["type"] == "error":
+                live.metrics.error("socket", reply["code"])
+            conn.push(reply)
     elif isinstance(msg, P.Sync):
         await _back(live, tid, conn)
         await _send_state(live, tid, conn, msg.v)
     elif isinstance(msg, P.Chat):
         if conn.pid is None:
-            conn.push(error_reply(None, "not_your_turn", "spectators do not chat; sign in"))
+            _error(
+                live, conn, error_reply(None, "not_your_turn", "spectators do not chat; sign in")
+            )
             return
         try:  # per player and address, across replicas (README "Rate limits")
             address = client_address(conn.ws.scope, settings.trusted_proxies)
             await live.limits.hit("chat", player=conn.pid, address=address)
         except RateLimited as e:
-            conn.push({**error_reply(None, e.code, e.message), "retry_after": e.retry_after})
+            _error(
+                live, conn, {**error_reply(None, e.code, e.message), "retry_after": e.retry_after}
+            )
             return
         await _back(live, tid, conn)
         await live.hub.publish_chat(

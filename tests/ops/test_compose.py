@@ -7,6 +7,7 @@ health probe) and below (migrate)."""
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ import tomllib
 import uuid
 
 import pytest
+import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from sqlalchemy import inspect
@@ -34,6 +36,7 @@ from tests.ops.deploy import (
 )
 
 SERVICES = {"postgres", "redis", "migrate", "app", "proxy"}
+MONITORING = {"prometheus", "grafana"}  # only with `--profile monitoring`
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +57,8 @@ def test_compose_refuses_to_run_without_the_secrets(tmp_path):
 
 def test_services_and_their_health_checks(config):
     services = config["services"]
-    assert set(services) == SERVICES
+    assert set(services) == SERVICES | MONITORING
+    assert {name for name, svc in services.items() if svc.get("profiles")} == MONITORING
     for name in ("postgres", "redis", "app", "proxy"):
         assert services[name]["healthcheck"]["test"], name
     redis_cmd = " ".join(services["redis"]["command"])
@@ -102,6 +106,36 @@ def test_proxy_fronts_every_replica_with_websocket_upgrade(config):
     assert "proxy_set_header Host $http_host;" in ws  # the Origin check needs the port
     assert "sticky" not in conf and "ip_hash" not in conf  # any replica serves any table
     assert re.search(r"location = /metrics \{\s*return 404;", conf)
+
+
+def test_the_monitoring_profile_scrapes_every_replica_and_provisions_the_dashboard(config):
+    """Prometheus finds every app replica by the service name's DNS records (no published
+    port, the internal network); Grafana starts with its data source and the Meja dashboard."""
+    services = config["services"]
+    for name in MONITORING:
+        assert services[name]["profiles"] == ["monitoring"], name
+    prom = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+    [job] = prom["scrape_configs"]
+    [sd] = job["dns_sd_configs"]
+    port = int(services["app"]["environment"]["PORT"])
+    assert (sd["names"], sd["type"], sd["port"]) == (["app"], "A", port)
+    assert job.get("metrics_path", "/metrics") == "/metrics"
+    mounts = dict(v.split(":")[:2] for v in _volumes(services["prometheus"]) if ":" in v)
+    assert any(src.endswith("deploy/prometheus.yml") for src in mounts)
+    grafana = _volumes(services["grafana"])
+    assert any(v.split(":")[0].endswith("deploy/grafana/provisioning") for v in grafana)
+    dash_mount = next(v for v in grafana if v.split(":")[0].endswith("deploy/grafana/meja.json"))
+    provider = yaml.safe_load(
+        (ROOT / "deploy/grafana/provisioning/dashboards/meja.yml").read_text()
+    )
+    assert dash_mount.split(":")[1].startswith(provider["providers"][0]["options"]["path"])
+    [source] = yaml.safe_load(
+        (ROOT / "deploy/grafana/provisioning/datasources/prometheus.yml").read_text()
+    )["datasources"]
+    assert source["url"] == "http://prometheus:9090"
+    dashboard = json.loads((ROOT / "deploy/grafana/meja.json").read_text())
+    assert {p["datasource"]["uid"] for p in dashboard["panels"]} == {source["uid"]}
+    assert all(p.split(":")[0] == "127.0.0.1" for p in _ports(services["grafana"]))
 
 
 def test_compose_and_dockerfile_run_only_project_commands(config):
@@ -171,6 +205,14 @@ def test_env_example_documents_every_setting():
         alias = field.validation_alias
         env = alias.choices[0] if alias is not None else f"MEJA_{name.upper()}"
         assert re.search(rf"^#? ?{env}=", text, re.M), f"{env} is not in .env.example"
+
+
+def _ports(svc: dict) -> list[str]:
+    """Published ports as ``host_ip:published`` (the long form `config` prints)."""
+    out = []
+    for p in svc.get("ports", []):
+        out.append(p if isinstance(p, str) else f"{p.get('host_ip', '')}:{p.get('published')}")
+    return out
 
 
 def _volumes(svc: dict) -> list[str]:

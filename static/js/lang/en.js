@@ -55,6 +55,7 @@ export default {
   "err.already_registered": "You are already signed in to an account.",
   "error.network": "The server cannot be reached.",
   "err.unknown": "Something went wrong (code: {code}). Try again.",
+  "err.internal_error": "Something went wrong on the server. Try again.",
   "err.illegal_action": "That move is not allowed now.",
   "err.not_your_turn": "It is not your turn.",
   "err.game_over": "This match is over.",

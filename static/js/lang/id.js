@@ -55,6 +55,7 @@ export default {
   "err.already_registered": "Anda sudah masuk ke sebuah akun.",
   "error.network": "Server tidak bisa dihubungi.",
   "err.unknown": "Ada masalah (kode: {code}). Coba lagi.",
+  "err.internal_error": "Ada masalah di server. Coba lagi.",
   "err.illegal_action": "Langkah itu tidak boleh sekarang.",
   "err.not_your_turn": "Belum giliran Anda.",
   "err.game_over": "Permainan ini sudah selesai.",
