@@ -7,11 +7,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from .deps import Live, MaybePlayer, Player
+from .deps import Live, MaybePlayer, Player, answers
 from .limits import check
 from .session import SignedIn, signed_in
 
-router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+router = APIRouter(
+    prefix="/api/accounts", tags=["accounts"], responses=answers(401, 403, 409, 422, 429, 503)
+)
 
 
 class NewAccount(BaseModel):

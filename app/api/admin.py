@@ -22,10 +22,12 @@ from pydantic_core import PydanticCustomError
 from app.services import admin_log, admin_tables
 from app.services import admin_players as P
 
-from .deps import ID_MAX, Live, identity, live
+from .deps import ID_MAX, Live, answers, identity, live
 from .ops import probe
 
-router = APIRouter(prefix="/api/admin", tags=["admin"])
+router = APIRouter(
+    prefix="/api/admin", tags=["admin"], responses=answers(401, 403, 404, 409, 422, 503)
+)
 page = APIRouter(include_in_schema=False)
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 MAX_ADJUST = 10**9

@@ -12,10 +12,10 @@ from pydantic import BaseModel
 
 from app.services import money
 
-from .deps import Live, Player
+from .deps import Live, Player, answers
 from .wallet import player_id
 
-router = APIRouter(prefix="/api/players/me", tags=["money"])
+router = APIRouter(prefix="/api/players/me", tags=["money"], responses=answers(401, 403, 409, 503))
 
 
 class DailyOut(BaseModel):

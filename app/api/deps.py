@@ -19,10 +19,12 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Request, Security
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.security import APIKeyCookie, HTTPBearer
+from pydantic import BaseModel
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException
@@ -38,6 +40,41 @@ from app.services.table_errors import TableError
 ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
 
 
+class ErrorBody(BaseModel):
+    """Every error answer of the REST API (the socket's error message is its own): a stable
+    ``code`` the clients translate, an English ``detail`` for people reading logs, and for a
+    refused field its location (``["body", "name"]``) and every validation error."""
+
+    code: str
+    detail: str
+    request_id: str
+    field: list[str | int] | None = None
+    errors: list[dict[str, Any]] | None = None
+    retry_after: int | None = None  # 429: seconds, as the Retry-After header
+    next_at: str | None = None  # a refused chip claim: when it opens again
+
+
+MEANINGS = {
+    401: "not signed in, or the access token expired (`token_expired`: refresh) or was refused",
+    403: "forbidden: another site's page (`bad_origin`), a banned player, not an admin, ...",
+    404: "no such table, player, game or match",
+    409: "refused by the current state (a taken seat, a claimed bonus, a taken username, ...)",
+    422: "a refused field: `field` names it, `code` says why",
+    429: "over a rate limit: `retry_after` seconds, as the Retry-After header",
+    503: "Redis or the database cannot be reached right now: try again after Retry-After",
+}
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers a router's routes may give, for OpenAPI (the same ``ErrorBody``)."""
+    return {s: {"model": ErrorBody, "description": MEANINGS[s]} for s in statuses}
+
+
+# The credentials, declared so that OpenAPI names them; ``token_of`` reads them.
+BEARER = HTTPBearer(auto_error=False, description="an access token (the JSON `token`)")
+COOKIE = APIKeyCookie(name="meja_token", auto_error=False, description="the browser's cookie")
+
+
 def live(request: Request) -> Any:
     return request.app.state.live
 
@@ -50,14 +87,18 @@ def token_of(request: Request) -> str | None:
     return request.cookies.get(live(request).settings.cookie_name)
 
 
-async def identity(request: Request) -> Identity:
+async def identity(
+    request: Request,
+    _bearer: Annotated[Any, Security(BEARER)] = None,
+    _cookie: Annotated[Any, Security(COOKIE)] = None,
+) -> Identity:
     """Who the request speaks for; 401 ``not_signed_in``, ``token_expired`` or ``bad_token``."""
     return await live(request).sessions.authenticate(token_of(request))
 
 
-async def current_player(request: Request) -> dict:
+async def current_player(who: Annotated[Identity, Depends(identity)]) -> dict:
     """The signed-in player (Authorization: Bearer <token>, or the cookie); 401 otherwise."""
-    return (await identity(request)).player
+    return who.player
 
 
 async def maybe_player(request: Request) -> dict | None:
@@ -161,16 +202,26 @@ STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 422: "invalid_reque
 def error(
     request: Request, body: dict[str, Any], status: int, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
-    """An error answer: the body with the request's id, counted by its code (a field's
-    refusal: its ``type``)."""
-    code = body.get("code")
-    if code is None and isinstance(body.get("detail"), list) and body["detail"]:
-        code = body["detail"][0].get("type")
-    code = code or STATUS_CODES.get(status, f"http_{status}")
+    """An error answer in the API's one shape (``ErrorBody``), with the request's id, counted
+    by its code."""
+    body = uniform(body, status)
     metrics = getattr(getattr(request.app.state, "live", None), "metrics", None)
     if metrics is not None:
-        metrics.error("rest", code)
+        metrics.error("rest", body["code"])
     return JSONResponse({**body, "request_id": logs.request_id()}, status, headers)
+
+
+def uniform(body: dict[str, Any], status: int) -> dict[str, Any]:
+    """Every refusal as ``{code, detail, field?, errors?}``: a validation error's list (FastAPI's
+    own 422, or a field named by a service) gives its first error's type, message and location,
+    and keeps the whole list in ``errors``; an answer without a code (FastAPI's 404, 405) gets
+    its status's."""
+    detail = body.get("detail")
+    if isinstance(detail, list) and detail:
+        first = detail[0]
+        out = {**body, "code": first.get("type"), "detail": first.get("msg", "")}
+        return {**out, "field": list(first.get("loc", ())), "errors": detail}
+    return {**body, "code": body.get("code") or STATUS_CODES.get(status, f"http_{status}")}
 
 
 def _body(code: str, message: str, field: str | None) -> dict[str, Any]:

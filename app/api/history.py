@@ -6,10 +6,10 @@ from fastapi import APIRouter, HTTPException, Query
 
 from app.services import history
 
-from .deps import ID_MAX, Player, database
+from .deps import ID_MAX, Player, answers, database
 from .wallet import Db, player_id
 
-router = APIRouter(tags=["history"])
+router = APIRouter(tags=["history"], responses=answers(401, 404, 422, 503))
 
 
 @router.get("/api/players/me/matches")

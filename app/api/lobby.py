@@ -14,10 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.services.table_doc import TableStatus
 
-from .deps import Live, Player
+from .deps import Live, Player, answers
 from .limits import by_player
 
-router = APIRouter(prefix="/api", tags=["tables"])
+router = APIRouter(
+    prefix="/api", tags=["tables"], responses=answers(401, 403, 404, 409, 422, 429, 503)
+)
 
 
 class SeatOut(BaseModel):

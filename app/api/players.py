@@ -8,11 +8,13 @@ from pydantic_core import PydanticCustomError
 
 from app.services.players import BadName, check_name
 
-from .deps import Live, Player
+from .deps import Live, Player, answers
 from .limits import by_address
 from .session import PlayerOut, SignedIn, signed_in
 
-router = APIRouter(prefix="/api/players", tags=["players"])
+router = APIRouter(
+    prefix="/api/players", tags=["players"], responses=answers(401, 403, 422, 429, 503)
+)
 
 
 class NewPlayer(BaseModel):

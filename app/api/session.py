@@ -15,10 +15,10 @@ from pydantic import BaseModel, Field
 
 from app.services.sessions import Issued
 
-from .deps import Live, Player, live, token_of
+from .deps import Live, Player, answers, live, token_of
 from .limits import check
 
-router = APIRouter(prefix="/api", tags=["session"])
+router = APIRouter(prefix="/api", tags=["session"], responses=answers(401, 403, 422, 429, 503))
 REFRESH_PATH = "/api/session"
 
 

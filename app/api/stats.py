@@ -11,10 +11,10 @@ from pydantic import BaseModel, Field
 
 from app.services import stats
 
-from .deps import ID_MAX, Live, database
+from .deps import ID_MAX, Live, answers, database
 from .wallet import Db
 
-router = APIRouter(prefix="/api", tags=["stats"])
+router = APIRouter(prefix="/api", tags=["stats"], responses=answers(404, 422, 503))
 
 
 class GameCount(BaseModel):

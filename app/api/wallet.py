@@ -8,9 +8,9 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 
 from app.services import money
 
-from .deps import Player, database
+from .deps import Player, answers, database
 
-router = APIRouter(tags=["money"])
+router = APIRouter(tags=["money"], responses=answers(401, 403, 503))
 
 
 def sessions(request: Request) -> Any:

@@ -11,6 +11,8 @@ import pytest
 import websockets
 from redis.asyncio import Redis
 
+from app.api.deps import ErrorBody
+from app.main import create_app
 from tests.ws.client import register
 
 
@@ -77,6 +79,57 @@ async def test_numbers_beyond_64_bits_are_refused_not_500(live_server):
             r = await http.get(path)
             assert r.status_code == 404, (path, r.text)
         r = await http.get(f"/api/players/me/matches?before={huge}", headers=auth)
-        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "before"]
+        assert r.status_code == 422 and r.json()["field"] == ["query", "before"]
         r = await http.get(f"/api/players/me/matches?before={2**63 - 1}", headers=auth)
         assert (r.status_code, r.json()) == (200, [])
+
+
+async def test_every_refusal_has_the_one_error_body(live_server):
+    """FastAPI's own 422, 404 and 405, a field a service refuses, a 401 and a 409: the same
+    shape (``ErrorBody``), with a code the clients translate and the request's id."""
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, auth = await register(http, "Ani")
+        table = {"game": "cross", "seats": 2}
+        tid = (await http.post("/api/tables", headers=auth, json=table)).json()["id"]
+        await http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={})
+        answers = {
+            "missing field": await http.post("/api/players", json={}),
+            "service field": await http.post("/api/players", json={"name": "Bot 2"}),
+            "unknown path": await http.get("/api/no-such-route"),
+            "method": await http.put("/api/games"),
+            "no token": await http.get("/api/players/me", headers={"Authorization": "Bearer x"}),
+            "taken seat": await http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={}),
+        }
+    codes = {}
+    for what, r in answers.items():
+        assert 400 <= r.status_code < 500, (what, r.text)
+        body = ErrorBody.model_validate(r.json())
+        assert body.detail and body.request_id == r.headers["x-request-id"], what
+        codes[what] = (r.status_code, body.code, body.field)
+    assert codes["missing field"] == (422, "missing", ["body", "name"])
+    assert codes["service field"] == (422, "bot_name", ["body", "name"])
+    assert codes["unknown path"][:2] == (404, "not_found")
+    assert codes["method"][:2] == (405, "method_not_allowed")
+    assert codes["no token"][:2] == (401, "bad_token")
+    assert codes["taken seat"][0] == 409
+
+
+def test_openapi_declares_the_error_answers_and_the_credentials(live_settings):
+    """Each route of the REST API that can refuse (it takes input or a player) lists the error
+    answers it may give, all ``ErrorBody``, and the routes that need a player name the Bearer
+    token and the cookie."""
+    spec = create_app(live_settings).openapi()
+    assert set(spec["components"]["securitySchemes"]) == {"HTTPBearer", "APIKeyCookie"}
+    error_ref = "#/components/schemas/ErrorBody"
+    for path, ops in spec["paths"].items():
+        if not path.startswith("/api/"):
+            continue
+        for method, op in ops.items():
+            errors = {s: a for s, a in op["responses"].items() if s[0] in "45"}
+            takes = op.get("parameters") or op.get("requestBody") or op.get("security")
+            assert errors or not takes, (method, path)
+            for answer in errors.values():
+                assert answer["content"]["application/json"]["schema"]["$ref"] == error_ref
+    me = spec["paths"]["/api/players/me"]["get"]
+    assert me["security"] == [{"HTTPBearer": []}, {"APIKeyCookie": []}]

@@ -54,7 +54,7 @@ async def test_a_table_refuses_what_the_catalog_bounds(http):
     too_big = {"game": "cross", "seats": 2, "options": {"target": target["max"] + 1}}
     r = await http.post("/api/tables", headers=auth, json=too_big)
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "options", "target"]
+    assert r.json()["field"] == ["body", "options", "target"]
     ok = {"game": "cross", "seats": 2, "options": {"target": target["max"]}}
     assert (await http.post("/api/tables", headers=auth, json=ok)).status_code == 201
     managed = {"game": "gaple", "seats": 2, "options": {"stacks": [100, 100]}}

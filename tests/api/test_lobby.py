@@ -40,7 +40,7 @@ async def test_guest_gets_a_signed_token_and_a_cookie(http):
 async def test_bad_names_are_422(http, name):
     r = await http.post("/api/players", json={"name": name})
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "name"]
+    assert r.json()["field"] == ["body", "name"]
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ async def test_bad_table_options_are_422_naming_the_field(http, body, loc):
     _, auth = await register(http, "Creator")
     r = await http.post("/api/tables", json=body, headers=auth)
     assert r.status_code == 422, r.text
-    assert r.json()["detail"][0]["loc"] == loc
+    assert r.json()["field"] == loc
 
 
 async def test_create_needs_a_player(http):
@@ -164,4 +164,4 @@ async def test_o3_turn_seconds_may_also_come_with_the_game_options(http):
         json={"game": "cross", "seats": 2, "options": {"turn_seconds": 0}},
     )
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "options", "turn_seconds"]
+    assert r.json()["field"] == ["body", "options", "turn_seconds"]

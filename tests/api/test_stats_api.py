@@ -72,4 +72,4 @@ async def test_unknown_players_and_games_are_404(served, path, code):
 async def test_bad_board_parameters_are_422_naming_the_field(served, params, field):
     r = await served[1].get("/api/leaderboards/cross", params=params)
     assert r.status_code == 422, r.text
-    assert r.json()["detail"][0]["loc"] == ["query", field]
+    assert r.json()["field"] == ["query", field]
