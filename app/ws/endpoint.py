@@ -270,9 +270,15 @@ async def table_socket(ws: WebSocket) -> None:
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
-            conn.push(
-                {"type": "error", "cmd": None, "code": "not_found", "message": f"no table {tid}"}
-            )
+            # Sent here, not queued: the writer is cancelled below (conn.stop) and would lose it
+            # unless leaving the table happened to yield first (it does not on redis-py < 8).
+            not_found = {
+                "type": "error",
+                "cmd": None,
+                "code": "not_found",
+                "message": f"no table {tid}",
+            }
+            await ws.send_text(orjson.dumps(not_found).decode())
             return
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         await _serve(live, tid, conn)
