@@ -12,7 +12,7 @@ UV_COMPILE := $(VENV)/bin/uv pip compile -q pyproject.toml --universal --python-
 JOBS ?= auto
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
-.PHONY: run test check lint lock system-deps bench simulate clean
+.PHONY: run test check lint lock lowest system-deps bench simulate clean
 
 $(STAMP): pyproject.toml $(DEV_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,15 +27,34 @@ lock:
 	$(UV_COMPILE) -o $(LOCK)
 	$(UV_COMPILE) --extra embedded --extra test -o $(DEV_LOCK)
 
+# The lower bounds in pyproject.toml, for real: the lowest version of every direct dependency
+# (uv's lowest-direct resolution) in a venv of its own under a temp dir, then the tests of the
+# store, the API, the money and the sockets on it (real Postgres and Redis, as `make test`).
+# CI runs it after `make test` (.ci/run); it needs PyPI. About 2 minutes on 2 cores.
+LOWEST_TESTS := tests/store tests/api tests/money tests/ws tests/ops/test_logs_and_settings.py
+lowest: $(STAMP)
+	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; set -e; \
+	$(VENV)/bin/uv venv -q --python $(PYTHON) "$$dir/venv"; \
+	$(VENV)/bin/uv pip compile -q pyproject.toml --python "$$dir/venv/bin/python" \
+	  --resolution lowest-direct --extra embedded --extra test -o "$$dir/requirements.txt"; \
+	grep -E '^(redis|limits|pydantic-settings|fastapi|uvicorn|sqlalchemy)==' "$$dir/requirements.txt"; \
+	$(VENV)/bin/uv pip sync -q --python "$$dir/venv/bin/python" "$$dir/requirements.txt"; \
+	$(VENV)/bin/uv pip install -q --python "$$dir/venv/bin/python" --no-deps -e .; \
+	"$$dir/venv/bin/python" -m pytest -q -n $(JOBS) --dist worksteal -p no:cacheprovider \
+	  -W ignore::DeprecationWarning \
+	  $(LOWEST_TESTS)
+
 run: $(STAMP)
 	$(PY) -m app serve
 
 # Debian's Chromium (browser tests; never a downloaded browser), docker-compose (validates the
-# compose file, no engine needed) and Node.js (the client's pure functions, tests/js), installed
-# with apt when missing (root, as on our machines).
+# compose file, no engine needed), nginx (deploy/nginx.conf in front of two servers,
+# tests/ops/test_proxy.py) and Node.js (the client's pure functions, tests/js), installed with
+# apt when missing (root, as on our machines).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium chromium-driver"; \
+	PATH="$$PATH:/usr/sbin" command -v nginx >/dev/null 2>&1 || missing="$$missing nginx-light"; \
 	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	if [ -n "$$missing" ]; then \

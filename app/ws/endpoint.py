@@ -278,7 +278,11 @@ async def table_socket(ws: WebSocket) -> None:
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
-            _error(live, conn, error_reply(None, "not_found", f"no table {tid}"))
+            # Sent here, not queued: the writer is cancelled below (conn.stop) and would lose it
+            # unless leaving the table happened to yield first (it does not on redis-py < 8).
+            reply = error_reply(None, "not_found", f"no table {tid}")
+            live.metrics.error("socket", reply["code"])
+            await ws.send_text(orjson.dumps(reply).decode())
             return
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         code = await _serve(live, tid, conn)
