@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
 from app.db.ledger import HOUSE, Leg, wallet_account
-from app.db.models import LedgerEntry, LedgerTxn, Player, Wallet
+from app.db.models import LedgerEntry, Player, Wallet
 from app.services import admin_log, money
 from app.services import table_doc as D
 
@@ -125,34 +125,10 @@ async def ledger_page(db: money.Sessions, pid: int, *, page: int, per_page: int)
         async with db() as session:
             if await session.get(Player, pid) is None:
                 raise AdminError(404, "unknown_player", f"no player {pid}")
-            where = LedgerEntry.player_id == pid
-            total = (await session.execute(select(func.count()).where(where))).scalar_one()
-            rows = await session.execute(
-                select(
-                    LedgerTxn.key,
-                    LedgerTxn.kind,
-                    LedgerTxn.table_id,
-                    LedgerTxn.created_at,
-                    LedgerEntry.account,
-                    LedgerEntry.amount,
-                )
-                .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
-                .where(where)
-                .order_by(LedgerEntry.id.desc())
-                .offset((page - 1) * per_page)
-                .limit(per_page)
-            )
-            items = [
-                {
-                    "key": k,
-                    "kind": kind,
-                    "table": t,
-                    "at": money.iso(at),
-                    "account": acc,
-                    "amount": amt,
-                }
-                for k, kind, t, at, acc, amt in rows
-            ]
+            count = select(func.count()).where(LedgerEntry.player_id == pid)
+            total = (await session.execute(count)).scalar_one()
+            page_of = money.entries_of(pid).offset((page - 1) * per_page).limit(per_page)
+            items = money.entry_dicts(await session.execute(page_of))
     return {"items": items, "page": page, "per_page": per_page, "total": int(total)}
 
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import CursorResult, String, cast, func, literal, select, update
+from sqlalchemy import CursorResult, Select, String, cast, func, literal, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -285,32 +285,37 @@ async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView
             .group_by(LedgerEntry.account)
         )
         at_tables = {acc.split(":")[1]: int(total) for acc, total in stacks if total}
-        rows = await session.execute(
-            select(
-                LedgerTxn.key,
-                LedgerTxn.kind,
-                LedgerTxn.table_id,
-                LedgerTxn.created_at,
-                LedgerEntry.account,
-                LedgerEntry.amount,
-            )
-            .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
-            .where(LedgerEntry.player_id == player_id)
-            .order_by(LedgerEntry.id.desc())
-            .limit(limit)
-        )
+        rows = await session.execute(entries_of(player_id).limit(limit))
         recent = [
-            {
-                "key": k,
-                "kind": kind,
-                "table": t,
-                "at": iso(at),
-                "account": "wallet" if acc.startswith("wallet:") else "stack",
-                "amount": amt,
-            }
-            for k, kind, t, at, acc, amt in rows
+            {**e, "account": "wallet" if e["account"].startswith("wallet:") else "stack"}
+            for e in entry_dicts(rows)
         ]
     return WalletView(int(bal), at_tables, recent)
+
+
+def entries_of(player_id: int) -> Select:
+    """A player's ledger entries (wallet and stacks) with their transactions, newest first."""
+    return (
+        select(
+            LedgerTxn.key,
+            LedgerTxn.kind,
+            LedgerTxn.table_id,
+            LedgerTxn.created_at,
+            LedgerEntry.account,
+            LedgerEntry.amount,
+        )
+        .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
+        .where(LedgerEntry.player_id == player_id)
+        .order_by(LedgerEntry.id.desc())
+    )
+
+
+def entry_dicts(rows) -> list[dict]:
+    """The rows of ``entries_of`` as the API shows them."""
+    return [
+        {"key": k, "kind": kind, "table": t, "at": iso(at), "account": acc, "amount": amt}
+        for k, kind, t, at, acc, amt in rows
+    ]
 
 
 def iso(dt: datetime | None) -> str | None:

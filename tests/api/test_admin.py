@@ -35,7 +35,7 @@ async def operator(srv, http: httpx.AsyncClient, username: str = "ops.sari") -> 
     return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
-async def until(check, timeout: float = 10.0):
+async def until(check, timeout: float = 30.0):
     """Poll ``check()`` (async) until it returns something truthy (the outbox is async)."""
     async with asyncio.timeout(timeout):
         while not (got := await check()):

@@ -33,7 +33,6 @@ from redis.asyncio import Redis
 
 from app.store.keys import Keys
 from app.store.tables import TableStore
-from tests.db.fixtures import new_database
 from tests.ops.deploy import ROOT, local
 from tests.ops.test_scale_out import SECRET, Player, Server, _free_port, _outbox_empty, _until
 from tests.ws.client import register, states_by_version
@@ -167,14 +166,6 @@ def test_this_nginx_takes_the_derived_file_and_needs_1_27_3_for_the_deploy_file(
         deploy = check(DEPLOY_CONF.read_text().replace("listen 80;", f"listen {_free_port()};"))
         assert deploy.returncode == 1
         assert 'invalid parameter "resolve"' in deploy.stderr, deploy.stderr
-
-
-@pytest.fixture
-async def database(tmp_path):
-    url, engine, cleanup = await new_database(tmp_path, migrate=False)
-    await engine.dispose()
-    yield url
-    await cleanup()
 
 
 async def test_a_table_plays_through_nginx_while_one_process_stops(

@@ -31,7 +31,6 @@ from redis.asyncio import Redis
 
 from app.store.keys import Keys
 from app.store.tables import TableStore
-from tests.db.fixtures import new_database
 from tests.ops.deploy import ROOT, dockerfile_exec, image_tree, local
 from tests.ws.client import states_by_version
 
@@ -152,14 +151,6 @@ class Player:
         elif msg["type"] == "error":
             assert msg["code"] == "stale", msg  # only a crossing move may refuse ours
             self.pending = None
-
-
-@pytest.fixture
-async def database(tmp_path):
-    url, engine, cleanup = await new_database(tmp_path, migrate=False)
-    await engine.dispose()
-    yield url
-    await cleanup()
 
 
 async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
