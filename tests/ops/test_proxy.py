@@ -29,13 +29,18 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
-from redis.asyncio import Redis
 
-from app.store.keys import Keys
-from app.store.tables import TableStore
 from tests.ops.deploy import ROOT, local
-from tests.ops.test_scale_out import SECRET, Player, Server, _free_port, _outbox_empty, _until
-from tests.ws.client import register, states_by_version
+from tests.ops.test_scale_out import (
+    SECRET,
+    Player,
+    Server,
+    _free_port,
+    _outbox_empty,
+    _until,
+    finished_once,
+)
+from tests.ws.client import register
 
 DEPLOY_CONF = ROOT / "deploy" / "nginx.conf"
 RESOLVE_SINCE = (1, 27, 3)  # nginx's changelog: "resolve" in the open-source upstream module
@@ -272,20 +277,7 @@ async def test_a_table_plays_through_nginx_while_one_process_stops(
         assert all(len(p.acks.get("nginx", [])) > 0 for p in moved)
 
         # The match finished as the rules say, each action applied once.
-        redis = Redis.from_url(live_redis_url)
-        store = TableStore(redis, Keys(live_prefix), stream_len=500, command_ttl=60)
-        snap = await store.load(tid)
-        log = await store.action_log(tid, 1)
-        await redis.aclose()
-        doc = snap.doc
-        assert doc["status"] == "over" and snap.v > killed_at["v"]
-        rs, states = states_by_version(
-            doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
-        )
-        result = {k: v for k, v in doc["result"].items() if k != "winner_seat"}
-        assert result == rs.outcome(states[max(states)]).to_json()
-        player_moves = [e for e in log if e["by"] == "player"]
-        assert len({e["v"] for e in player_moves}) == len(player_moves)
+        snap = await finished_once(live_redis_url, live_prefix, tid, killed_at["v"])
         assert all(p.latest["v"] == snap.v for p in players)
 
         # With A gone, every REST call through nginx still answers (retried on B): the match

@@ -253,20 +253,7 @@ async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
         assert await asyncio.to_thread(a.probe) == 1  # the health probe sees it gone
 
         # The match finished on B exactly as the rules say, each action applied once.
-        redis = Redis.from_url(live_redis_url)
-        store = TableStore(redis, Keys(live_prefix), stream_len=500, command_ttl=60)
-        snap = await store.load(tid)
-        log = await store.action_log(tid, 1)
-        await redis.aclose()
-        doc = snap.doc
-        assert doc["status"] == "over" and snap.v > killed_at["v"]
-        rs, states = states_by_version(
-            doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
-        )
-        result = {k: v for k, v in doc["result"].items() if k != "winner_seat"}
-        assert result == rs.outcome(states[max(states)]).to_json()
-        player_moves = [e for e in log if e["by"] == "player"]
-        assert len({e["v"] for e in player_moves}) == len(player_moves)
+        snap = await finished_once(live_redis_url, live_prefix, tid, killed_at["v"])
         for p in players:
             assert p.latest["v"] == snap.v
 
@@ -328,3 +315,23 @@ def _free_port() -> int:
     with contextlib.closing(socket.socket()) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def finished_once(redis_url: str, prefix: str, tid: str, after: int):
+    """The table's match is over past version ``after``, its result is what the rules make of
+    its action log, and no player's action was applied twice; its snapshot."""
+    redis = Redis.from_url(redis_url)
+    store = TableStore(redis, Keys(prefix), stream_len=500, command_ttl=60)
+    snap = await store.load(tid)
+    log = await store.action_log(tid, 1)
+    await redis.aclose()
+    doc = snap.doc
+    assert doc["status"] == "over" and snap.v > after
+    rs, states = states_by_version(
+        doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
+    )
+    result = {k: v for k, v in doc["result"].items() if k != "winner_seat"}
+    assert result == rs.outcome(states[max(states)]).to_json()
+    player_moves = [e for e in log if e["by"] == "player"]
+    assert len({e["v"] for e in player_moves}) == len(player_moves)
+    return snap
