@@ -22,7 +22,23 @@ from pydantic_core import PydanticCustomError
 from app.services import admin_log, admin_tables
 from app.services import admin_players as P
 
+from .admin_models import (
+    ActionPage,
+    Adjusted,
+    AdminPlayer,
+    Banned,
+    Closed,
+    DeadLetter,
+    DeadLetterPage,
+    LedgerPage,
+    MoneyReport,
+    PlayerDetail,
+    PlayerPage,
+    Summary,
+    TableState,
+)
 from .deps import ID_MAX, Live, answers, identity, live
+from .lobby import TableList
 from .ops import probe
 
 router = APIRouter(
@@ -91,7 +107,7 @@ def actions(live: Any) -> P.PlayerActions:
     return P.PlayerActions(live.db, live.sessions, live.lobby)
 
 
-@router.get("/players")
+@router.get("/players", response_model=PlayerPage)
 async def players(
     admin: Admin,
     live: Live,
@@ -103,13 +119,13 @@ async def players(
     return await P.search(live.db, q.strip(), page=page, per_page=per_page)
 
 
-@router.get("/players/{pid}")
+@router.get("/players/{pid}", response_model=PlayerDetail)
 async def player(pid: int, admin: Admin, live: Live) -> dict:
     """The player, their role and ban, and their wallet (balance, chips on tables)."""
     return await P.detail(live.db, _pid(pid))
 
 
-@router.get("/players/{pid}/ledger")
+@router.get("/players/{pid}/ledger", response_model=LedgerPage)
 async def player_ledger(
     pid: int, admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20
 ) -> dict:
@@ -117,18 +133,18 @@ async def player_ledger(
     return await P.ledger_page(live.db, _pid(pid), page=page, per_page=per_page)
 
 
-@router.post("/players/{pid}/ban")
+@router.post("/players/{pid}/ban", response_model=Banned)
 async def ban(pid: int, body: Why, admin: Admin, live: Live) -> dict:
     """Refused everywhere from now on (403 ``banned``), sockets closed, seats given up."""
     return await actions(live).ban(admin["id"], _pid(pid), body.reason)
 
 
-@router.post("/players/{pid}/unban")
+@router.post("/players/{pid}/unban", response_model=AdminPlayer)
 async def unban(pid: int, body: Why, admin: Admin, live: Live) -> dict:
     return await actions(live).unban(admin["id"], _pid(pid), body.reason)
 
 
-@router.post("/players/{pid}/chips")
+@router.post("/players/{pid}/chips", response_model=Adjusted)
 async def adjust_chips(pid: int, body: Adjust, admin: Admin, live: Live) -> dict:
     """Chips from the house (``amount`` > 0) or back to it; ``request_id`` makes a retried
     request move them once (``moved`` is then false)."""
@@ -137,7 +153,7 @@ async def adjust_chips(pid: int, body: Adjust, admin: Admin, live: Live) -> dict
     )
 
 
-@router.get("/tables")
+@router.get("/tables", response_model=TableList)
 async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
     """The live tables, as the lobby lists them."""
     return await live.lobby.list_tables(
@@ -145,26 +161,26 @@ async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 2
     )
 
 
-@router.get("/tables/{tid}")
+@router.get("/tables/{tid}", response_model=TableState)
 async def table(tid: str, admin: Admin, live: Live) -> dict:
     """The table's summary and a spectator's view (no hidden tile)."""
     return await admin_tables.table_state(live, tid)
 
 
-@router.post("/tables/{tid}/close")
+@router.post("/tables/{tid}/close", response_model=Closed)
 async def close_table(tid: str, body: Why, admin: Admin, live: Live) -> dict:
     """Close it now: every stack back to its wallet (bots' to the house)."""
     return await admin_tables.close_table(live, admin["id"], tid, body.reason)
 
 
-@router.get("/outbox/dead")
+@router.get("/outbox/dead", response_model=DeadLetterPage)
 async def dead_letters(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
     """Outbox entries that could not be written, newest first, with their error."""
     total, items = await admin_tables.dead_letters(live).page(page=page, per_page=per_page)
     return {"items": items, "page": page, "per_page": per_page, "total": total}
 
 
-@router.post("/outbox/dead/{entry_id}/retry")
+@router.post("/outbox/dead/{entry_id}/retry", response_model=DeadLetter)
 async def retry_dead_letter(entry_id: str, body: Why, admin: Admin, live: Live) -> dict:
     """Put the entry back on its table's stream, to be written again."""
     if not re.fullmatch(r"\d{1,20}-\d{1,20}", entry_id):
@@ -172,13 +188,13 @@ async def retry_dead_letter(entry_id: str, body: Why, admin: Admin, live: Live) 
     return await admin_tables.retry_dead(live, admin["id"], entry_id, body.reason)
 
 
-@router.get("/actions")
+@router.get("/actions", response_model=ActionPage)
 async def action_log(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
     """The operators' log, newest first."""
     return await admin_log.page(live.db, page=page, per_page=per_page)
 
 
-@router.get("/summary")
+@router.get("/summary", response_model=Summary)
 async def summary(admin: Admin, live: Live) -> dict:
     """The money audit and the metrics an operator looks at first (the dependencies probed
     now, as ``/metrics`` does)."""
@@ -199,7 +215,7 @@ async def audit_reader(request: Request) -> None:
     await current_admin(request)
 
 
-@router.get("/audit", dependencies=[Depends(audit_reader)])
+@router.get("/audit", dependencies=[Depends(audit_reader)], response_model=MoneyReport)
 async def audit(live: Live) -> dict:
     """The money invariants (README "Money")."""
     return await admin_tables.money_report(live)

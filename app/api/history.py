@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, HTTPException, Query
+from pydantic import BaseModel, Field
 
 from app.services import history
 
@@ -12,18 +15,57 @@ from .wallet import Db, player_id
 router = APIRouter(tags=["history"], responses=answers(401, 404, 422, 503))
 
 
-@router.get("/api/players/me/matches")
+class MatchLine(BaseModel):
+    id: int
+    table: str
+    number: int = Field(description="the match's number at its table (Gaple: the round)")
+    game: str
+    finished_at: str | None
+    seat: int
+    score: int | None
+    winner: bool
+
+
+class MatchPage(BaseModel):
+    items: list[MatchLine]
+    page: int
+    per_page: int
+    total: int
+
+
+@router.get("/api/players/me/matches", response_model=MatchPage)
 async def my_matches(
     player: Player,
     db: Db,
-    limit: int = Query(50, ge=1, le=200),
-    before: int | None = Query(None, ge=1, le=ID_MAX),
-) -> list[dict]:
+    page: int = Query(1, ge=1, le=10_000),
+    per_page: int = Query(50, ge=1, le=200),
+) -> dict:
+    """The player's finished matches, newest first, a page at a time as every list."""
     with database():
-        return await history.player_matches(db, player_id(player), limit=limit, before=before)
+        total, items = await history.player_matches(
+            db, player_id(player), page=page, per_page=per_page
+        )
+    return {"items": items, "page": page, "per_page": per_page, "total": total}
 
 
-@router.get("/api/matches/{match_id}")
+class MatchRecord(BaseModel):
+    """A finished match as the database keeps it (``python -m app replay`` re-runs it)."""
+
+    id: int
+    table: str
+    number: int
+    game: str
+    options: dict[str, Any] | None
+    seed: str | None
+    started_at: str | None
+    finished_at: str | None
+    result: dict[str, Any] | None
+    players: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    moves: list[dict[str, Any]]
+
+
+@router.get("/api/matches/{match_id}", response_model=MatchRecord)
 async def match(match_id: int, db: Db) -> dict:
     """Players, options, result, payments and the action log of a finished match."""
     record = None

@@ -15,6 +15,7 @@ import logging
 from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST
+from pydantic import BaseModel, Field
 from sqlalchemy import text
 
 from .deps import Live
@@ -23,12 +24,25 @@ router = APIRouter(tags=["ops"])
 PROBE_SECONDS = 2.0
 
 
-@router.get("/healthz")
+class Alive(BaseModel):
+    ok: bool
+
+
+class Ready(BaseModel):
+    ready: bool = Field(description="can serve tables: Redis answers (503 otherwise)")
+    redis: bool
+    database: bool
+    degraded: list[str] = Field(
+        description="what did not answer; play goes on without the database"
+    )
+
+
+@router.get("/healthz", response_model=Alive)
 async def healthz() -> dict:
     return {"ok": True}
 
 
-@router.get("/readyz")
+@router.get("/readyz", response_model=Ready, responses={503: {"model": Ready}})
 async def readyz(live: Live) -> JSONResponse:
     checks = await probe(live)
     degraded = [name for name, ok in checks.items() if not ok]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
+from pydantic import BaseModel, Field
 
 from app.services import money
 
@@ -28,7 +29,16 @@ def player_id(player: dict) -> int:
         raise HTTPException(404, "this player has no wallet") from None
 
 
-@router.get("/api/players/me/wallet")
+class Wallet(BaseModel):
+    """The wallet as the player sees it."""
+
+    balance: int
+    at_tables: dict[str, int] = Field(description="chips per table, as the ledger has them")
+    chips_at_tables: int
+    recent: list[dict[str, Any]] = Field(description="the latest ledger lines")
+
+
+@router.get("/api/players/me/wallet", response_model=Wallet)
 async def my_wallet(player: Player, db: Db) -> dict:
     """Balance, chips on each table (as the ledger has them) and the latest ledger lines."""
     try:

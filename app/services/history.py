@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Player, Round
@@ -12,21 +12,23 @@ Sessions = async_sessionmaker[AsyncSession]
 
 
 async def player_matches(
-    db: Sessions, player_id: int, *, limit: int = 50, before: int | None = None
-) -> list[dict]:
-    """The player's finished matches, newest first (``before``: a match id, for paging)."""
+    db: Sessions, player_id: int, *, page: int = 1, per_page: int = 50
+) -> tuple[int, list[dict]]:
+    """(how many, the page of them): the player's finished matches, newest first."""
+    mine = (MatchSeat.player_id == player_id, Match.finished_at.is_not(None))
     stmt = (
         select(Match, MatchSeat)
         .join(MatchSeat, MatchSeat.match_id == Match.id)
-        .where(MatchSeat.player_id == player_id, Match.finished_at.is_not(None))
+        .where(*mine)
         .order_by(Match.id.desc())
-        .limit(limit)
+        .offset((page - 1) * per_page)
+        .limit(per_page)
     )
-    if before is not None:
-        stmt = stmt.where(Match.id < before)
+    count = select(func.count()).select_from(MatchSeat).join(Match).where(*mine)
     async with db() as session:
+        total = (await session.execute(count)).scalar_one()
         rows = (await session.execute(stmt)).all()
-    return [
+    return int(total), [
         {
             "id": m.id,
             "table": m.table_id,

@@ -160,7 +160,7 @@ async def test_a_guest_saved_as_an_account_keeps_wallet_history_and_seat(srv, ht
     assert (await http.post(f"/api/tables/{tid}/seats/0", headers=auth, json={})).status_code == 200
     assert (await http.post(f"/api/tables/{tid}/bots", headers=auth)).status_code == 200
     async with asyncio.timeout(30):  # one round against the bot: a finished match in history
-        while not (await http.get("/api/players/me/matches", headers=auth)).json():
+        while not (await http.get("/api/players/me/matches", headers=auth)).json()["items"]:
             await play_turn(srv, tid)
             await asyncio.sleep(0.02)
     before = await balance(http, auth)
@@ -170,7 +170,7 @@ async def test_a_guest_saved_as_an_account_keeps_wallet_history_and_seat(srv, ht
     assert account == {**guest, "kind": "account", "username": "rina.tamu"}
     new = {"Authorization": f"Bearer {r.json()['token']}"}
     assert await balance(http, new) == before + srv.settings.welcome_grant
-    assert len((await http.get("/api/players/me/matches", headers=new)).json()) >= 1
+    assert (await http.get("/api/players/me/matches", headers=new)).json()["total"] >= 1
     seats = (await http.get(f"/api/tables/{tid}")).json()["seats"]
     assert seats[0]["name"] == "Tamu Rina"
     snap = await srv.live.store.load(tid)

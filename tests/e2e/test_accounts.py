@@ -82,7 +82,7 @@ def test_register_play_log_out_and_come_back_in_another_browser(new_page):
     open_vs_bots(page, "gaple")
     play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=90)
     for _ in range(100):  # the round reaches the database through the outbox
-        history = api(page, "/api/players/me/matches").json()
+        history = api(page, "/api/players/me/matches").json()["items"]
         if history:
             break
         page.wait_for_timeout(100)
@@ -106,7 +106,7 @@ def test_register_play_log_out_and_come_back_in_another_browser(new_page):
     submit(other, username.upper(), PASSWORD)  # usernames ignore case
     other.wait_for_selector(".lobby .game-card")
     assert api(other, "/api/players/me/wallet").json()["balance"] == balance
-    again = api(other, "/api/players/me/matches").json()
+    again = api(other, "/api/players/me/matches").json()["items"]
     assert [m["id"] for m in again][: len(history)] == [m["id"] for m in history]
     tokens += [c["value"] for c in other.context.cookies() if c["name"].startswith("meja_")]
     seen = urls + other_urls

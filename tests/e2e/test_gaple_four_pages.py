@@ -36,7 +36,8 @@ def get(page, url: str):
 def stored_round(server: str, page, table: str) -> dict:
     """The round as the database recorded it (written by the outbox consumer, so wait)."""
     for _ in range(100):
-        mine = [m for m in get(page, f"{server}/api/players/me/matches") if m["table"] == table]
+        matches = get(page, f"{server}/api/players/me/matches")["items"]
+        mine = [m for m in matches if m["table"] == table]
         if mine:
             record = get(page, f"{server}/api/matches/{mine[0]['id']}")
             if len(record["players"]) == 4:

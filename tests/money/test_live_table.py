@@ -123,7 +123,7 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         assert audit.json()["granted"] == 2 * 2000 + 2 * srv.settings.bot_stack
         assert (await http.get("/api/admin/audit")).status_code == 403
 
-        mine = (await http.get("/api/players/me/matches", headers=creds[0][1])).json()
+        mine = (await http.get("/api/players/me/matches", headers=creds[0][1])).json()["items"]
         assert mine and all(m["game"] == "gaple" for m in mine)  # a busted seat sits out
         record = (await http.get(f"/api/matches/{mine[0]['id']}")).json()
         assert record["moves"] and record["rounds"][0]["bets"]

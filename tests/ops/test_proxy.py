@@ -287,7 +287,7 @@ async def test_a_table_plays_through_nginx_while_one_process_stops(
             for headers in auth:
                 r = await http.get("/api/players/me/matches", headers=headers)
                 assert r.status_code == 200, r.text
-                assert [m["table"] for m in r.json()] == [tid]
+                assert [m["table"] for m in r.json()["items"]] == [tid]
     finally:
         for p in players:
             await p.ws.close()

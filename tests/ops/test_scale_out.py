@@ -263,7 +263,7 @@ async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
             for i in range(4):
                 r = await http.get("/api/players/me/matches", headers=auth[i])
                 assert r.status_code == 200, r.text
-                assert [m["table"] for m in r.json()] == [tid]
+                assert [m["table"] for m in r.json()["items"]] == [tid]
     finally:
         a.stop()
         b.stop()
