@@ -229,8 +229,12 @@ async def test_closing_a_table_returns_its_chips_and_shows_only_public_state(srv
         assert r.json()["table"]["status"] == "closed"
         stack = r.json()["returned"][str(pid)]
         assert stack > 0
-        wallet = await until(lambda: _balance(http, ops, pid, 700 + stack))
-        assert wallet
+        try:
+            await until(lambda: _balance(http, ops, pid, 700 + stack))
+        except TimeoutError:  # say what was seen instead
+            seen = (await http.get(f"/api/admin/players/{pid}", headers=ops)).json()["wallet"]
+            report = (await http.get("/api/admin/audit", headers=ops)).json()
+            raise AssertionError(f"expected {700 + stack}: {seen}; audit {report}") from None
         assert (await http.get("/api/admin/tables", headers=ops)).json()["total"] == 0
         r = await http.post(f"/api/admin/tables/{tid}/close", json={"reason": "again"}, headers=ops)
         assert (r.status_code, r.json()["code"]) == (409, "table_closed")
