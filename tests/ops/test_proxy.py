@@ -30,15 +30,16 @@ import httpx
 import pytest
 import websockets
 
-from tests.ops.deploy import ROOT, local
+from tests.ops.deploy import ROOT
 from tests.ops.test_scale_out import (
-    SECRET,
     Player,
     Server,
     _free_port,
     _outbox_empty,
     _until,
     finished_once,
+    migrate,
+    server_env,
 )
 from tests.ws.client import register
 
@@ -176,29 +177,15 @@ def test_this_nginx_takes_the_derived_file_and_needs_1_27_3_for_the_deploy_file(
 async def test_a_table_plays_through_nginx_while_one_process_stops(
     tmp_path, live_redis_url, live_prefix, database
 ):
-    env = {
-        **os.environ,
-        "REDIS_URL": live_redis_url,
-        "DATABASE_URL": database,
-        "MEJA_KEY_PREFIX": live_prefix,
-        "MEJA_SECRET_KEY": SECRET,
-        "MEJA_DATA_DIR": str(tmp_path),
-        "MEJA_TRUSTED_PROXIES": '["127.0.0.1"]',
-        "MEJA_RATE_PER_SECOND": "1000",
-        "MEJA_RATE_BURST": "1000",
-        "MEJA_ROUND_PAUSE": "60",
-        "MEJA_SHUTDOWN_GRACE": "10",
-        "MEJA_LOG_LEVEL": "warning",
-    }
-    migrate = subprocess.run(
-        local(["python", "-m", "app", "migrate"]),
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    env = server_env(
+        live_redis_url,
+        database,
+        live_prefix,
+        tmp_path,
+        MEJA_TRUSTED_PROXIES='["127.0.0.1"]',
+        MEJA_LOG_LEVEL="warning",
     )
-    assert migrate.returncode == 0, migrate.stderr
+    migrate(env)
     a = Server("A", env, tmp_path).start()
     b = Server("B", env, tmp_path).start()
     (tmp_path / "nginx").mkdir()

@@ -156,32 +156,18 @@ class Player:
 async def test_two_processes_share_a_match_and_one_drains_on_sigterm(
     tmp_path, live_redis_url, live_prefix, database
 ):
-    env = {
-        **os.environ,
-        "REDIS_URL": live_redis_url,
-        "DATABASE_URL": database,
-        "MEJA_KEY_PREFIX": live_prefix,
-        "MEJA_SECRET_KEY": SECRET,
-        "MEJA_DATA_DIR": str(tmp_path),
-        "MEJA_RATE_PER_SECOND": "1000",
-        "MEJA_RATE_BURST": "1000",
-        "MEJA_ROUND_PAUSE": "60",
-        "MEJA_SHUTDOWN_GRACE": "10",
-        "MEJA_LOG_LEVEL": "info",
-        "MEJA_OUTBOX_RECLAIM_MS": "60000",
-    }
+    env = server_env(
+        live_redis_url,
+        database,
+        live_prefix,
+        tmp_path,
+        MEJA_LOG_LEVEL="info",
+        MEJA_OUTBOX_RECLAIM_MS="60000",
+    )
     # B runs from the image's file layout (only what the Dockerfile copies), like the one-shot
     # migration of the compose file; A from the source tree.
     image = image_tree(tmp_path / "image")
-    migrate = subprocess.run(
-        local(["python", "-m", "app", "migrate"]),
-        cwd=image,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert migrate.returncode == 0, migrate.stderr
+    migrate(env, image)
     a = Server("A", env, tmp_path).start()
     b = Server("B", env, tmp_path, cwd=image).start()
     tokens: list[str] = []
@@ -335,3 +321,33 @@ async def finished_once(redis_url: str, prefix: str, tid: str, after: int):
     player_moves = [e for e in log if e["by"] == "player"]
     assert len({e["v"] for e in player_moves}) == len(player_moves)
     return snap
+
+
+def server_env(redis_url: str, database: str, prefix: str, data, **settings: str) -> dict:
+    """The environment of the server processes these tests start (``settings`` on top)."""
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "DATABASE_URL": database,
+        "MEJA_KEY_PREFIX": prefix,
+        "MEJA_SECRET_KEY": SECRET,
+        "MEJA_DATA_DIR": str(data),
+        "MEJA_RATE_PER_SECOND": "1000",
+        "MEJA_RATE_BURST": "1000",
+        "MEJA_ROUND_PAUSE": "60",
+        "MEJA_SHUTDOWN_GRACE": "10",
+        **settings,
+    }
+
+
+def migrate(env: dict, cwd=ROOT) -> None:
+    """The compose file's one-shot migration, run as it runs there."""
+    done = subprocess.run(
+        local(["python", "-m", "app", "migrate"]),
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr

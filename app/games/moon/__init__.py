@@ -97,15 +97,7 @@ class Moon(Ruleset[State, MoonAction]):
             round_no=1,
             redeal_no=0,
             first_bidder=rng_for(seed, "first_bidder").randrange(n_seats),  # M-4
-            hands=dealt,
-            widow=widow,
-            discard=(),
-            bids=(),
-            bidder=None,
-            contract=None,
-            trump=None,
-            trick=None,
-            tricks=(),
+            **_fresh_deal(dealt, widow),
             scores=(0,) * S.n_sides(n_seats),
             tally={
                 "rounds": 0,
@@ -411,16 +403,23 @@ def _new_deal(state: State, round_no: int, redeal_no: int) -> State:
         round_no=round_no,
         redeal_no=redeal_no,
         first_bidder=(state.first_bidder + 1) % state.n,
-        hands=hands,
-        widow=widow,
-        discard=(),
-        bids=(),
-        bidder=None,
-        contract=None,
-        trump=None,
-        trick=None,
-        tricks=(),
+        **_fresh_deal(hands, widow),
     )
+
+
+def _fresh_deal(hands: tuple[T.Hand, ...], widow: T.Hand) -> dict[str, Any]:
+    """The fields a deal sets afresh, the match's first and every later one (M-4, M-5)."""
+    return {
+        "hands": hands,
+        "widow": widow,
+        "discard": (),
+        "bids": (),
+        "bidder": None,
+        "contract": None,
+        "trump": None,
+        "trick": None,
+        "tricks": (),
+    }
 
 
 def _dealt_event(state: State) -> JSON:
