@@ -71,7 +71,6 @@ class Live:
             redis,
             self.keys,
             db,
-            grant=settings.starting_balance,
             cache_seconds=settings.access_token_seconds,
         )
         self.claims = ChipClaims(db, self.store, settings)

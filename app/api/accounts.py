@@ -35,8 +35,8 @@ async def register(
     ``bad_username``, ``weak_password``, ``common_password``. Rate limited per client address
     and per guest (429 ``rate_limited``), counted before anything is written."""
     await check(request, "register", player=guest["id"] if guest else None)
-    player = await live.accounts.register(body.username, body.password, guest)
-    return signed_in(response, request, player, await live.sessions.start(player))
+    issued = await live.accounts.register(body.username, body.password, guest)
+    return signed_in(response, request, *issued)
 
 
 @router.post("/me/password", response_model=SignedIn)

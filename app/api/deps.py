@@ -25,8 +25,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyCookie, HTTPBearer
 from pydantic import BaseModel
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException
 
 from app import logs
@@ -36,6 +34,7 @@ from app.services.admin_players import AdminError
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Banned, Identity
 from app.services.table_errors import TableError
+from app.store.outage import REDIS_DOWN
 
 ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
 
@@ -122,11 +121,10 @@ def install_errors(app: FastAPI) -> None:
     """TableError -> its HTTP status; a 422 names the field like FastAPI's own validation.
     Over a rate limit -> 429 ``rate_limited`` with ``Retry-After`` (and ``retry_after`` in the
     body, the same seconds, for the page to show).
-    Redis unreachable (or cut mid-request) -> 503 ``redis_unavailable``: the request may or may
-    not have been applied, so the client reads the table again rather than retrying blindly."""
+    Redis unreachable, cut mid-request or a node failing over (``REDIS_DOWN``,
+    app/store/outage.py) -> 503 ``redis_unavailable``: the request may or may not have been
+    applied, so the client reads the table again rather than retrying blindly."""
 
-    @app.exception_handler(RedisConnectionError)
-    @app.exception_handler(RedisTimeoutError)
     async def redis_down(request: Request, exc: Exception) -> JSONResponse:
         return error(
             request,
@@ -137,6 +135,9 @@ def install_errors(app: FastAPI) -> None:
             503,
             {"Retry-After": "2"},
         )
+
+    for kind in REDIS_DOWN:
+        app.add_exception_handler(kind, redis_down)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:

@@ -35,8 +35,7 @@ async def register(body: NewPlayer, request: Request, response: Response, live: 
     """Create a guest and sign it in: the session's cookies for the browser, and the access
     token for other clients (``Authorization: Bearer``; on the socket too). Rate limited per
     client address (429 ``rate_limited``)."""
-    player = await live.players.register(body.name)
-    return signed_in(response, request, player, await live.sessions.start(player))
+    return signed_in(response, request, *await live.accounts.guest(body.name))
 
 
 @router.get("/me", response_model=PlayerOut)

@@ -18,6 +18,13 @@
   (its access tokens and sockets stay valid: the epoch does not change).
 - **Welcome grant**: registering (new or from a guest) grants ``welcome_grant`` once per account,
   from the house, in the same transaction (``money.grant_welcome_in``, key ``welcome:<player>``).
+- **All or nothing**: a sign-up (a guest, an account, a guest saved as one) is one database
+  transaction: the player, its wallet, its grants and its refresh session, with the player's
+  cache written to Redis last, before the commit. So Redis unreachable (503
+  ``redis_unavailable``) rolls everything back: no player, no grant, no half-made account to
+  retry around. A commit that fails after the cache write leaves only a cache entry for an id
+  that no token names, and it expires. (Decision: ordering, not an idempotent grant made
+  later: every grant's key names the player, so a player that is never made is never paid.)
 - **Password change** needs the old password, then ends every session of the account
   (``Sessions.end_all_in``, same transaction); the caller starts a new one for this client.
 """
@@ -37,7 +44,7 @@ from sqlalchemy import select, update
 from app.db.models import Player as PlayerRow
 from app.services import money
 from app.services.players import BadName, Players, check_name
-from app.services.sessions import AuthError, Sessions, revoke_sessions
+from app.services.sessions import AuthError, Issued, Sessions, revoke_sessions
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,24}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -104,8 +111,28 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             return False
 
-    async def register(self, username: str, password: str, guest: dict | None) -> dict:
-        """A new account, or the signed-in ``guest`` turned into one; the cached player."""
+    async def guest(self, name: str) -> tuple[dict, Issued]:
+        """A new guest with its starting grant, signed in: the cached player, its session."""
+        name = check_name(name)
+        with money.reachable("players cannot be registered, signed in or looked up"):
+            async with self.db.begin() as session:
+                row = PlayerRow(name=name, kind="guest")
+                await money.register_player_in(session, row, self.grant)
+                return await self._sign_in(session, row)
+
+    async def _sign_in(self, session, row: PlayerRow) -> tuple[dict, Issued]:
+        """The end of a sign-up, in its transaction: the refresh session, then the player's
+        cache in Redis; an unreachable Redis raises here and the whole sign-up rolls back."""
+        player = self.players.card(row)
+        issued = await self.sessions.start_in(session, player)
+        await self.players.keep(player)
+        return player, issued
+
+    async def register(
+        self, username: str, password: str, guest: dict | None
+    ) -> tuple[dict, Issued]:
+        """A new account, or the signed-in ``guest`` turned into one, signed in: the cached
+        player and its new session (a guest's earlier sessions end)."""
         check_username(username)
         check_password(password)
         name = None
@@ -129,9 +156,9 @@ class Accounts:
                     else:
                         row = await self._upgrade(session, guest["id"], username, hashed)
                     await money.grant_welcome_in(session, row.id, self.welcome)
+                    return await self._sign_in(session, row)
         except sa_exc.IntegrityError:
             raise AccountError(409, "username_taken", "this username is taken") from None
-        return await self.players.remember(row)
 
     async def _upgrade(self, session, pid: int, username: str, hashed: str) -> PlayerRow:
         row = (

@@ -1,7 +1,7 @@
 """Display names, guests and the players' cache in Redis.
 
-A guest is a ``player`` row with a wallet (``money.register_player``); accounts
-(app/services/accounts.py) are players with a username and a password. Who a request speaks
+A guest is a ``player`` row with a wallet and its starting grant; accounts are players with a
+username and a password. Both are signed up by app/services/accounts.py. Who a request speaks
 for is settled by its access token (app/services/sessions.py).
 """
 
@@ -67,17 +67,9 @@ class Players:
     app/services/sessions.py). The cache expires after ``cache_seconds`` (an access token's
     life), so a cache left behind by a lost write heals by itself; the database is the truth."""
 
-    def __init__(self, redis: Redis, keys: Keys, db: money.Sessions, *, grant: int, cache_seconds):
+    def __init__(self, redis: Redis, keys: Keys, db: money.Sessions, *, cache_seconds: int):
         self.redis, self.keys, self.db = redis, keys, db
-        self.grant, self.cache_seconds = grant, cache_seconds
-
-    async def register(self, name: str) -> dict:
-        """A guest: the player row, the wallet and the starting grant
-        (``money.register_player``)."""
-        name = check_name(name)
-        with money.reachable("players cannot be registered, signed in or looked up"):
-            row = await money.register_player(self.db, name, grant=self.grant)
-        return await self.remember(row)
+        self.cache_seconds = cache_seconds
 
     async def cached(self, pid: int) -> dict | None:
         """The player (one Redis read); from the database when Redis lost it."""
@@ -90,7 +82,15 @@ class Players:
         return None if row is None else await self.remember(row)
 
     async def remember(self, row: PlayerRow) -> dict:
-        player = {
+        """The player as cached, written to the cache."""
+        player = self.card(row)
+        await self.keep(player)
+        return player
+
+    @staticmethod
+    def card(row: PlayerRow) -> dict:
+        """What the cache keeps of a player row."""
+        return {
             "id": row.id,
             "name": row.name,
             "kind": row.kind,
@@ -99,5 +99,7 @@ class Players:
             "role": row.role or "player",
             "banned": row.banned_at is not None,
         }
-        await self.redis.set(self.keys.player(row.id), orjson.dumps(player), ex=self.cache_seconds)
-        return player
+
+    async def keep(self, player: dict) -> None:
+        key = self.keys.player(player["id"])
+        await self.redis.set(key, orjson.dumps(player), ex=self.cache_seconds)

@@ -135,19 +135,22 @@ class Sessions:
         """A new refresh session for the (cached) player and its first access token; a
         banned player gets none."""
         refuse_banned(player)
-        refresh = secrets.token_urlsafe(32)
-        seconds = int(self.days[player["kind"]] * 86400)
         with money.reachable("sessions cannot be started or checked"):
             async with self.db.begin() as session:
-                row = AuthSession(
-                    player_id=player["id"],
-                    token_hash=token_hash(refresh),
-                    expires_at=datetime.now(UTC) + timedelta(seconds=seconds),
-                )
-                session.add(row)
-                await session.flush()
-                sid = row.id
-        return Issued(self.access_token(player, sid), refresh, seconds)
+                return await self.start_in(session, player)
+
+    async def start_in(self, session, player: dict[str, Any]) -> Issued:
+        """``start`` inside the caller's transaction (a sign-up's, app/services/accounts.py)."""
+        refresh = secrets.token_urlsafe(32)
+        seconds = int(self.days[player["kind"]] * 86400)
+        row = AuthSession(
+            player_id=player["id"],
+            token_hash=token_hash(refresh),
+            expires_at=datetime.now(UTC) + timedelta(seconds=seconds),
+        )
+        session.add(row)
+        await session.flush()
+        return Issued(self.access_token(player, row.id), refresh, seconds)
 
     async def refresh(self, refresh: str | None) -> tuple[dict[str, Any], Issued]:
         """A new access token from a live refresh session (``session_ended`` otherwise); the

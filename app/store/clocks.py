@@ -13,6 +13,11 @@ clocks set); the version-checked compare-and-set of the run does. Entries can be
 compare-and-set and its pipelined clock update (store/tables.py), so every ``repair_every``
 seconds each sweeper re-arms, from each live table's own ``at``, the entries that are missing
 or later than it (``ZADD LT``: a repair never postpones anything).
+
+Redis away (``REDIS_DOWN``: down, cut, or a node failing over) is logged once, as one line,
+and the sweeper waits twice as long after each failed pass, up to ``backoff_max`` seconds;
+the first pass that works logs the recovery and goes back to ``interval``. Any other failure
+is a bug: logged with its traceback, and backed off the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 from redis.asyncio import Redis
 
 from .keys import Keys
+from .outage import REDIS_DOWN
 
 log = logging.getLogger(__name__)
 REARM_CHUNK = 100
@@ -43,24 +49,41 @@ class Sweeper:
         lease: float,
         batch: int = 50,
         repair_every: float = 30.0,
+        backoff_max: float = 5.0,
     ):
         self.redis, self.keys, self.run = redis, keys, run
         self.interval, self.lease_ms, self.batch = interval, int(lease * 1000), batch
         self.repair_every, self.repaired_at = repair_every, 0.0
+        self.backoff_max = max(backoff_max, interval)
+        self.delay = interval  # the wait before the next pass: longer while passes fail
+        self.outage = False  # Redis was away at the last pass (logged once)
         self._claim = redis.register_script(CLAIM)
 
     async def forever(self) -> None:
         while True:
-            try:
-                if time.monotonic() - self.repaired_at >= self.repair_every:
-                    self.repaired_at = time.monotonic()
-                    await self.rearm()
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("clock sweep failed")
-            await asyncio.sleep(self.interval)
+            await self.once()
+            await asyncio.sleep(self.delay)
+
+    async def once(self) -> None:
+        """One pass (the lost-clock repair when due, then the sweep), and the next wait."""
+        try:
+            if time.monotonic() - self.repaired_at >= self.repair_every:
+                self.repaired_at = time.monotonic()
+                await self.rearm()
+            await self.sweep()
+        except REDIS_DOWN as err:
+            if not self.outage:
+                log.warning("clock sweep: Redis unavailable (%s); backing off", err)
+            self.outage = True
+            self.delay = min(self.delay * 2, self.backoff_max)
+            return
+        except Exception:
+            log.exception("clock sweep failed")
+            self.delay = min(self.delay * 2, self.backoff_max)
+            return
+        if self.outage:
+            log.info("clock sweep: Redis is back")
+        self.outage, self.delay = False, self.interval
 
     async def sweep(self) -> int:
         """Claim and run every due deadline; the number this process ran."""
@@ -72,6 +95,8 @@ class Sweeper:
             if await self._claim(keys=[self.keys.clocks], args=[tid, now, self.lease_ms]):
                 try:
                     ran += bool(await self.run(tid, claimed=True))
+                except REDIS_DOWN:
+                    raise  # the pass ends: forever() backs off
                 except Exception:
                     log.exception("timeout of table %s failed", tid, extra={"table": tid})
         return ran

@@ -56,6 +56,7 @@ from app.services.clients import client_address
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Identity
 from app.services.table_errors import error_reply
+from app.store.outage import REDIS_DOWN
 
 from . import protocol as P
 
@@ -64,6 +65,7 @@ log = logging.getLogger("meja.sockets")
 PING = orjson.dumps({"type": "ping"})
 REFUSED = 4401  # a forged, unknown or revoked credential: reconnecting cannot help
 EXPIRED = 4419  # "session expired": refresh the access token, then reconnect
+AGAIN = 1013  # "try again later": Redis or the database away; the client reconnects and syncs
 
 
 class Conn:
@@ -266,7 +268,10 @@ async def table_socket(ws: WebSocket) -> None:
     try:
         who = await _identity(live, ws)
     except money.Unavailable:  # the player is not cached and the database is down
-        await _refuse(live, ws, 1013, "database_unavailable")  # 1013: "try again later"
+        await _refuse(live, ws, AGAIN, "database_unavailable")
+        return
+    except REDIS_DOWN:
+        await _refuse(live, ws, AGAIN, "redis_unavailable")
         return
     except AuthError as e:
         await _refuse(live, ws, EXPIRED if e.code == "token_expired" else REFUSED, e.code)
@@ -275,6 +280,7 @@ async def table_socket(ws: WebSocket) -> None:
     live.metrics.socket_connects.inc()
     conn = Conn(ws, who.player if who else None, settings, who.exp if who else None)
     code = 1000  # the server ended it (no such table), unless the connection says otherwise
+    outage = False  # Redis failed while serving: closed with 1013 ``redis_unavailable``
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
@@ -288,10 +294,17 @@ async def table_socket(ws: WebSocket) -> None:
         code = await _serve(live, tid, conn)
     except WebSocketDisconnect as e:
         code = e.code
+    except REDIS_DOWN:  # closed below with 1013 and the reason: the client reconnects later
+        code, outage = AGAIN, True
+        log.warning("socket closed: Redis unavailable", extra={"table": tid})
     finally:
         live.metrics.socket_closed(code)
-        await live.hub.leave(tid, conn)
+        with contextlib.suppress(*REDIS_DOWN):  # unsubscribing needs Redis too
+            await live.hub.leave(tid, conn)
         await conn.stop()
+        if outage:
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await ws.close(code=AGAIN, reason="redis_unavailable")
         conn.linger()
 
 
@@ -310,7 +323,7 @@ async def _refuse(live, ws: WebSocket, code: int, reason: str, *, accept: bool =
     live.metrics.socket_closed(code)
     if accept:
         await ws.accept()
-    await ws.close(code=code)
+    await ws.close(code=code, reason=reason if code == AGAIN else None)
 
 
 def _error(live, conn: Conn, reply: dict[str, Any]) -> None:

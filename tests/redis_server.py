@@ -1,0 +1,73 @@
+"""A redis-server of a test's own (Debian's binary) on a spare port, which the test may kill
+with SIGKILL and start again on the same port. Its data is an append-only file fsynced on
+every write (``appendfsync always``), so a kill loses nothing and the tables are there again
+when it comes back, as with production's AOF. Extra arguments start it in other modes (a
+Cluster node: ``--cluster-enabled yes``)."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+
+def spare_port() -> int:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+class RedisServer:
+    def __init__(self, folder: Path, *args: str):
+        binary = shutil.which("redis-server")
+        assert binary, "redis-server is not installed (Debian: apt-get install -y redis-server)"
+        self.binary, self.folder, self.args = binary, folder, args
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = spare_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        self.proc = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.folder),
+                *self.args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                assert self.proc.poll() is None, "redis-server exited"
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: the server vanishes mid-whatever, as a crashed or fenced-off node does."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
