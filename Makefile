@@ -52,12 +52,14 @@ run: $(STAMP)
 
 # Debian's Chromium (browser tests; never a downloaded browser), docker-compose (validates the
 # compose file, no engine needed), nginx (deploy/nginx.conf in front of two servers,
-# tests/ops/test_proxy.py) and Node.js (the client's pure functions, tests/js), installed with
-# apt when missing (root, as on our machines).
+# tests/ops/test_proxy.py), PgBouncer (the database path through it in transaction mode,
+# tests/ops/test_pgbouncer.py) and Node.js (the client's pure functions, tests/js), installed
+# with apt when missing (root, as on our machines).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium chromium-driver"; \
 	PATH="$$PATH:/usr/sbin" command -v nginx >/dev/null 2>&1 || missing="$$missing nginx-light"; \
+	PATH="$$PATH:/usr/sbin" command -v pgbouncer >/dev/null 2>&1 || missing="$$missing pgbouncer"; \
 	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	if [ -n "$$missing" ]; then \

@@ -96,6 +96,19 @@ class Settings(BaseSettings):
         default="", validation_alias=AliasChoices("DATABASE_URL", "MEJA_DATABASE_URL")
     )
     database_password: str | None = None
+    # Each process's database pool (SQLAlchemy's): at most pool_size + max_overflow
+    # connections, a request waits pool_timeout seconds for one (then 503
+    # database_unavailable), and a connection is replaced after pool_recycle seconds (-1:
+    # never), before a server or a pooler's idle timeout closes it under us. README
+    # "Connections" gives the arithmetic for N replicas.
+    database_pool_size: int = Field(default=5, ge=1, le=100)
+    database_max_overflow: int = Field(default=10, ge=0, le=100)
+    database_pool_timeout: float = Field(default=30.0, gt=0, le=300)
+    database_pool_recycle: int = Field(default=1800, ge=-1, le=86400)
+    # Behind PgBouncer (or any pooler) in transaction mode, where consecutive transactions of
+    # one connection may run on different server connections: no prepared statement outlives
+    # its statement (app/db/session.py). Off, asyncpg and SQLAlchemy keep named ones.
+    database_pgbouncer: bool = False
     data_dir: Path = Path("./var")
     host: str = "127.0.0.1"
     port: int = Field(

@@ -125,7 +125,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        engine = make_engine(settings.database_url)
+        engine = make_engine(settings.database_url, settings=settings)
         if is_sqlite(engine):  # the embedded default migrates itself; Postgres: app migrate
             await migrate.upgrade(engine)
         async with open_redis(settings) as redis:

@@ -25,7 +25,7 @@ from .store.connection import open_redis
 
 
 async def run(settings) -> None:
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, settings=settings)
     try:
         async with open_redis(settings) as redis:
             consumer = outbox_consumer(

@@ -4,6 +4,16 @@ A plain ``postgresql://`` URL is given the asyncpg driver, ``sqlite:///`` aiosql
 ``schema`` (or ``?search_path=<schema>`` in the URL) puts every table in a Postgres schema, which
 is how tests share one database without colliding.
 
+Postgres: the pool's size, overflow, timeout and recycle come from the settings
+(``database_pool_*``). With ``database_pgbouncer`` (PgBouncer in transaction mode) every
+statement is an anonymous prepared statement, parsed again when it runs: asyncpg's statement
+cache off (``statement_cache_size=0``), SQLAlchemy's too (``prepared_statement_cache_size=0``)
+and no statement named (SQLAlchemy's asyncpg notes, "Prepared Statement Name with PGBouncer").
+A named statement lives on the server connection it was prepared on, which the pooler then
+hands to another client: "prepared statement __asyncpg_stmt_1__ already exists". PgBouncer
+before 1.20 refuses a ``search_path`` startup parameter, so a schema behind it is the role's
+or the database's default, not ``?search_path=``.
+
 SQLite: every transaction starts with ``BEGIN IMMEDIATE``, so a transaction that reads a wallet
 and then debits it holds the write lock from its first statement: writers serialise (waiting up
 to the busy timeout) instead of failing with "database is locked" on the upgrade. That is
@@ -13,6 +23,7 @@ SQLite's equivalent of Postgres's ``SELECT ... FOR UPDATE`` on the wallet row.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -22,6 +33,8 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+
+from app.config import Settings, get_settings
 
 DEFAULT_URL = "sqlite+aiosqlite:///./var/meja.db"
 BUSY_TIMEOUT_MS = 30_000
@@ -42,8 +55,6 @@ def normalize_url(url: str | None) -> str:
 
 def configured_url() -> str:
     """DATABASE_URL (or MEJA_DATABASE_URL) from the settings; the embedded SQLite default."""
-    from app.config import get_settings  # live tables owns the settings
-
     return normalize_url(get_settings().database_url)
 
 
@@ -51,7 +62,11 @@ def is_sqlite(engine: AsyncEngine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def make_engine(url: str | None = None, *, schema: str | None = None, **kw) -> AsyncEngine:
+def make_engine(
+    url: str | None = None, *, schema: str | None = None, settings: Settings | None = None, **kw
+) -> AsyncEngine:
+    """An engine for ``url`` (the configured one by default); Postgres's pool as ``settings``
+    (the process's by default) say."""
     url = normalize_url(url or configured_url())
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -63,8 +78,26 @@ def make_engine(url: str | None = None, *, schema: str | None = None, **kw) -> A
     in_url = parsed.query.get("search_path")  # ...?search_path=<schema> in a URL
     schema = schema or (in_url if isinstance(in_url, str) else None)
     parsed = parsed.difference_update_query(["search_path"])
-    connect_args = {"server_settings": {"search_path": schema}} if schema else {}
-    return create_async_engine(parsed, connect_args=connect_args, pool_pre_ping=True, **kw)
+    connect_args: dict[str, Any] = {"server_settings": {"search_path": schema}} if schema else {}
+    settings = settings or get_settings()
+    if settings.database_pgbouncer:
+        connect_args |= {
+            "statement_cache_size": 0,
+            "prepared_statement_cache_size": 0,
+            "prepared_statement_name_func": _anonymous,
+        }
+    pool = {
+        "pool_size": settings.database_pool_size,
+        "max_overflow": settings.database_max_overflow,
+        "pool_timeout": settings.database_pool_timeout,
+        "pool_recycle": settings.database_pool_recycle,
+    }
+    return create_async_engine(parsed, connect_args=connect_args, pool_pre_ping=True, **(pool | kw))
+
+
+def _anonymous() -> str:
+    """The unnamed prepared statement: replaced by the next one, never left on a server."""
+    return ""
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:
