@@ -223,6 +223,8 @@ class Load:
         redis = svc.redis()
         db = redis.connection_pool.connection_kwargs.get("db", 0)
         rss_idle = server.rss()
+        empty = await redis_stats(redis)  # the memory before any table
+        self.own["info"] += 4
         t_setup = time.monotonic()
         await self.setup()
         setup_s = time.monotonic() - t_setup
@@ -238,7 +240,7 @@ class Load:
         )
         await asyncio.sleep(args.warmup)
         stats0 = await redis_stats(redis)
-        self.own["info"] += 2
+        self.own["info"] += 4
         trips0 = await server_round_trips(svc.url)
         window = Window(server, svc.redis_pid, svc.worker_pid)
         self.stats.measuring, self.stats.window_start = True, time.monotonic()
@@ -247,7 +249,7 @@ class Load:
         self.stats.measuring = False
         result = window.result()
         stats1 = await redis_stats(redis)
-        self.own["info"] += 2
+        self.own["info"] += 4
         trips1 = await server_round_trips(svc.url)
         acks = self.stats.acks
         commands = stats_delta(stats0, stats1, self.own)
@@ -281,6 +283,18 @@ class Load:
                 "server_round_trips_per_action": trips_histogram(trips0, trips1),
                 "redis_cpu_pct": round(
                     100 * (stats1["cpu"] - stats0["cpu"]) / result["seconds"], 1
+                ),
+                # Per action: network bytes in and out (the pub/sub fan-out included);
+                # memory per table at the window's end (streams and command ids still
+                # growing towards their caps: README "What to monitor")
+                "bytes_in_per_action": round((stats1["net_in"] - stats0["net_in"]) / acks)
+                if acks
+                else None,
+                "bytes_out_per_action": round((stats1["net_out"] - stats0["net_out"]) / acks)
+                if acks
+                else None,
+                "memory_per_table_kib": round(
+                    (stats1["memory"] - empty["memory"]) / 1024 / max(1, len(self.tables)), 1
                 ),
             },
             "outbox": {
@@ -370,6 +384,8 @@ def report_text(r: dict[str, Any]) -> str:
             f"redis              {red['commands_per_action']} commands/action "
             "(script calls incl.), "
             f"{red['cas_scripts_per_action']} CAS scripts/action",
+            f"redis bytes        {red['bytes_in_per_action']} in, {red['bytes_out_per_action']} "
+            f"out per action; {red['memory_per_table_kib']} KiB per table",
             f"round trips        {red['server_round_trips_per_action']} (accepted acts by Redis "
             f"round trips, the server's own count)",
             f"client commands    {rt.get('move_path_per_cas')} reads+CAS per CAS; "

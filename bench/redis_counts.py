@@ -24,11 +24,21 @@ TRIPS = "meja_action_redis_round_trips_bucket"
 
 
 async def redis_stats(redis: Redis) -> dict[str, Any]:
-    """Calls per command (commandstats, script-internal calls included) and Redis's CPU."""
+    """Calls per command (commandstats, script-internal calls included), Redis's CPU, the
+    bytes it has read and written on the network (pub/sub deliveries included) and the memory
+    it holds (``used_memory``)."""
     stats = await redis.info("commandstats")
     cpu = await redis.info("cpu")
+    net = await redis.info("stats")
+    memory = await redis.info("memory")
     calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()}
-    return {"calls": calls, "cpu": cpu["used_cpu_user"] + cpu["used_cpu_sys"]}
+    return {
+        "calls": calls,
+        "cpu": cpu["used_cpu_user"] + cpu["used_cpu_sys"],
+        "net_in": net["total_net_input_bytes"],
+        "net_out": net["total_net_output_bytes"],
+        "memory": memory["used_memory"],
+    }
 
 
 def stats_delta(a: dict[str, Any], b: dict[str, Any], own: Counter[str]) -> dict[str, int]:

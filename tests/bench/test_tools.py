@@ -8,6 +8,7 @@ These check that the tools work and report what they promise; they never assert 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,9 @@ def test_load_plays_tables_and_reports_every_figure(tmp_path):
     assert trips["cas_scripts"] > 0 and trips["move_path_per_cas"] >= 1
     assert r["redis"]["commands_per_action"] > 0
     assert r["redis"]["server_round_trips_per_action"]["actions"] > 0
+    # the capacity model's per-move figures (docs/scaling.md): a move sends its document in
+    assert r["redis"]["bytes_in_per_action"] > 1000 and r["redis"]["bytes_out_per_action"] > 0
+    assert r["redis"]["memory_per_table_kib"] > 0
     assert r["outbox"]["drained"] is True
 
 
@@ -93,3 +97,16 @@ def test_load_with_the_outbox_worker_reports_its_cpu_and_writes_every_record(tmp
     assert r["actions"] > 0 and r["errors"] == {}
     assert r["outbox_worker_cpu_pct"] is not None and r["outbox_worker_cpu_pct"] > 0
     assert r["outbox"]["drained"] and r["outbox"]["after_stop_entries"] == 0
+
+
+def test_redis_node_runs_the_cas_shaped_script_and_reports_its_cpu():
+    out = subprocess.run(
+        ["bash", str(ROOT / "bench" / "redis_node.sh"), "2000", "5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    cpu = re.search(r"redis CPU per call: ([0-9.]+) us", out.stdout)
+    assert cpu and float(cpu.group(1)) > 0, out.stdout
+    assert '"GET","' in out.stdout
