@@ -8,6 +8,7 @@ once Redis is back (app/store/outage.py)."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 
 import httpx
@@ -64,11 +65,16 @@ def unavailable(r: httpx.Response) -> None:
 
 
 async def until(check, timeout: float = 20):
-    """Wait for ``await check()`` to be truthy (a condition, not a sleep); its value."""
+    """Wait for ``check()`` (awaited when it is a coroutine) to be truthy (a condition, not a
+    sleep); its value."""
     async with asyncio.timeout(timeout):
-        while not (found := await check()):
+        while True:
+            found = check()
+            if inspect.isawaitable(found):
+                found = await found
+            if found:
+                return found
             await asyncio.sleep(0.05)
-    return found
 
 
 async def count(srv, model) -> int:
@@ -114,21 +120,25 @@ async def test_redis_killed_answers_503_closes_sockets_backs_off_and_recovers(
 
         # the sweeper (every 0.05 s when well) said so once and now waits longer and longer
         sweeper = srv.live.sweeper
-        await until(lambda: asyncio.sleep(0, sweeper.delay >= 1.6))
+        await until(lambda: sweeper.delay >= 1.6)
         assert sweeper.delay <= sweeper.backoff_max
-        lines = [r for r in caplog.records if r.name == "app.store.clocks"]
+        lines = sweeper_lines(caplog)
         assert [r.levelname for r in lines] == ["WARNING"], [r.getMessage() for r in lines]
         assert "Redis unavailable" in lines[0].getMessage() and lines[0].exc_info is None
 
         own_redis.start()  # the same port and its append-only file: the table is still there
         await until(lambda: ready(http))
-        await until(lambda: asyncio.sleep(0, sweeper.delay == sweeper.interval), timeout=15)
-        assert "Redis is back" in caplog.records[-1].getMessage()
+        await until(lambda: sweeper.delay == sweeper.interval, timeout=15)
+        assert [r.getMessage() for r in sweeper_lines(caplog)][1:] == ["clock sweep: Redis is back"]
         r = await until(lambda: lobby(http))
         assert [t["id"] for t in r.json()["items"]] == [tid]
         again = await websockets.connect(url, additional_headers=bearer)
         assert (await again.recv()).startswith('{"type":"state"')
         await again.close()
+
+
+def sweeper_lines(caplog) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "app.store.clocks"]
 
 
 async def ready(http: httpx.AsyncClient) -> bool:
