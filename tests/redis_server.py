@@ -22,13 +22,27 @@ def spare_port() -> int:
     return port
 
 
+def spare_cluster_port() -> int:
+    """A spare port whose Cluster bus port (10000 above it) is spare too."""
+    while True:
+        port = spare_port()
+        if port + 10000 > 65535:
+            continue
+        try:
+            with socket.socket() as bus:
+                bus.bind(("127.0.0.1", port + 10000))
+            return port
+        except OSError:
+            continue
+
+
 class RedisServer:
     def __init__(self, folder: Path, *args: str):
         binary = shutil.which("redis-server")
         assert binary, "redis-server is not installed (Debian: apt-get install -y redis-server)"
         self.binary, self.folder, self.args = binary, folder, args
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.port = spare_port()
+        self.port = spare_cluster_port() if "--cluster-enabled" in args else spare_port()
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -36,6 +50,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
+        self.log = (self.folder / "redis.log").open("a")
         self.proc = subprocess.Popen(
             [
                 self.binary,
@@ -53,8 +68,8 @@ class RedisServer:
                 str(self.folder),
                 *self.args,
             ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30  # a loaded machine starts it slowly
         while True:
@@ -62,7 +77,7 @@ class RedisServer:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return self
             except OSError:
-                assert self.proc.poll() is None, "redis-server exited"
+                assert self.proc.poll() is None, (self.folder / "redis.log").read_text()
                 assert time.monotonic() < deadline, "redis-server did not start"
                 time.sleep(0.05)
 
@@ -71,3 +86,4 @@ class RedisServer:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
+            self.log.close()
