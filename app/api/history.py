@@ -1,4 +1,5 @@
-"""Finished matches: ``GET /api/players/me/matches`` and ``GET /api/matches/{id}``."""
+"""Finished matches: ``GET /api/players/me/matches``, ``GET /api/matches/{id}`` and its
+``/replay`` (app/services/match_replay.py: the match step by step as the player's seat saw it)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel, Field
 
-from app.services import history
+from app.services import history, match_replay
 
 from .deps import ID_MAX, Player, answers, database
 from .wallet import Db, player_id
 
-router = APIRouter(tags=["history"], responses=answers(401, 404, 422, 503))
+router = APIRouter(tags=["history"], responses=answers(401, 404, 409, 422, 503))
 
 
 class MatchLine(BaseModel):
@@ -75,3 +76,36 @@ async def match(match_id: int, db: Db) -> dict:
     if record is None:
         raise HTTPException(404, f"no finished match {match_id}")
     return record
+
+
+class ReplayStep(BaseModel):
+    seat: int | None = Field(description="who acted (None: the deal)")
+    v: int | None = Field(description="the table version the move made")
+    view: dict[str, Any] = Field(description="the rules' view of your seat after it")
+    events: list[dict[str, Any]]
+
+
+class ReplaySeat(BaseModel):
+    seat: int
+    name: str | None
+    bot: bool
+
+
+class MatchReplay(BaseModel):
+    id: int
+    table: str
+    number: int
+    game: str
+    finished_at: str | None
+    seat: int | None = Field(description="your seat in the match (None: a spectator's view)")
+    players: list[ReplaySeat]
+    steps: list[ReplayStep]
+
+
+@router.get("/api/matches/{match_id}/replay", response_model=MatchReplay)
+async def replay(match_id: int, player: Player, db: Db) -> dict:
+    """The finished match from the deal on, one step per move, each as your seat saw it."""
+    if not 0 < match_id <= ID_MAX:
+        raise match_replay.no_match(match_id)
+    with database():
+        return await match_replay.match_replay(db, match_id, player_id(player))

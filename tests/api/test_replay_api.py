@@ -1,0 +1,93 @@
+"""``GET /api/matches/{id}/replay`` on a real server: a Gaple round played by the bots through
+the rules, written through the records writer as the outbox does, answered step by step as the
+asking player's seat saw it (O-2: never another seat's hand before the rules show it)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+
+from app.games import bots
+from app.games.registry import get_ruleset
+from tests.stats.records import match, write
+from tests.ws.client import register
+
+OPTIONS = {"stake": 10, "field": "normal", "opener": "random", "stacks": [500, 500, 500]}
+
+
+def played(game: str, options: dict, n: int, seed: int) -> tuple[dict, list[dict], list]:
+    """A whole match played by the bots: (outcome JSON, the action log, the dealt hands)."""
+    rs = get_ruleset(game)
+    state = rs.new_state(options, n, seed)
+    hands = [rs.view(state, s)["hand"] for s in range(n)]
+    rng, log = random.Random(seed), []
+    while (seat := rs.to_act(state)) is not None:
+        action = bots.choose(game, rs.view(state, seat), rng)
+        state = rs.apply(state, seat, rs.parse_action(action)).state
+        log.append({"seat": seat, "v": len(log) + 1, "action": action})
+    outcome = rs.outcome(state)
+    assert outcome is not None
+    return outcome.to_json(), log, hands
+
+
+@pytest.fixture
+async def served(live_server):
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as client:
+        yield srv, client
+
+
+async def test_a_replay_shows_each_step_as_the_players_seat_saw_it(served):
+    srv, http = served
+    _, mine = await register(http, "Sari")
+    _, other = await register(http, "Tono")
+    me = (await http.get("/api/players/me", headers=mine)).json()["id"]
+    result, log, hands = played("gaple", OPTIONS, 3, 77)
+    entry = match(
+        "gaple", [me, "bot:1", "bot:2"], result["winners"], result["scores"], datetime.now(UTC)
+    )
+    entry.update(options=OPTIONS, seed="77", result=result, moves=log)
+    await write(srv.live.db, entry)
+    match_id = (await http.get("/api/players/me/matches", headers=mine)).json()["items"][0]["id"]
+
+    r = await http.get(f"/api/matches/{match_id}/replay", headers=mine)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (body["game"], body["seat"], len(body["steps"])) == ("gaple", 0, len(log) + 1)
+    assert [p["name"] for p in body["players"]] == ["Sari", None, None]
+    first, last = body["steps"][0], body["steps"][-1]
+    assert first["events"] == [{"type": "match_started", "match_no": 1}]
+    assert sorted(first["view"]["hand"]) == sorted(hands[0]) and first["view"]["line"] == []
+    played_tiles = [mv["action"]["tile"] for mv in log if mv["action"].get("tile")]
+    others = {tuple(t) for h in hands[1:] for t in h}
+    for k, step in enumerate(body["steps"][1:]):
+        assert step["seat"] == log[k]["seat"] and step["v"] == log[k]["v"]
+        assert step["view"]["legal"] == []  # watched: nothing to send
+        assert not others & {tuple(t) for t in step["view"]["hand"]}
+        assert len(step["view"]["line"]) == sum(
+            1 for mv in log[: k + 1] if mv["action"].get("tile")
+        )
+    mine_left = [t for t in hands[0] if t not in played_tiles]
+    assert sorted(last["view"]["hand"]) == sorted(mine_left)
+    assert last["view"]["over"] and last["view"]["result"]["winner"] == result["winners"][0]
+    assert any(e["type"] == "round_over" for e in last["events"])
+
+    # someone who did not sit in the match sees what a spectator saw: no hand at all
+    r = await http.get(f"/api/matches/{match_id}/replay", headers=other)
+    assert r.status_code == 200 and r.json()["seat"] is None
+    assert all(s["view"]["hand"] is None for s in r.json()["steps"])
+
+
+async def test_replay_refusals(served):
+    srv, http = served
+    async with httpx.AsyncClient(base_url=srv.url) as nobody:
+        assert (await nobody.get("/api/matches/1/replay")).json()["code"] == "not_signed_in"
+    _, auth = await register(http, "Sari")
+    for bad in ("999999", str(2**70)):
+        r = await http.get(f"/api/matches/{bad}/replay", headers=auth)
+        assert (r.status_code, r.json()["code"]) == (404, "no_such_match")
+    r = await http.get("/api/matches/x/replay", headers=auth)
+    assert r.status_code == 422 and r.json()["field"] == ["path", "match_id"]
