@@ -87,7 +87,7 @@ class ReplayStep(BaseModel):
 
 class ReplaySeat(BaseModel):
     seat: int
-    name: str | None
+    name: str
     bot: bool
 
 

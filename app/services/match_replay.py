@@ -11,6 +11,7 @@ Decisions:
 - Step 0 is the deal, with the ``match_started`` event the table sent; then one step per logged
   action, forced moves (O-4) and the bots' included, each with who acted and the table version.
 - ``legal`` is empty in every step: a replay is watched, nothing can be sent from it.
+- A bot's seat is named "Bot <seat + 1>", as the table names its bots.
 """
 
 from __future__ import annotations
@@ -97,7 +98,9 @@ async def match_replay(
         "finished_at": iso(match.finished_at),
         "seat": mine,
         "players": [
-            {"seat": s.seat, "name": name, "bot": s.player_id is None} for s, name in seats
+            # bots named as the table names them (services/lobby.py)
+            {"seat": s.seat, "name": name or f"Bot {s.seat + 1}", "bot": s.player_id is None}
+            for s, name in seats
         ],
         "steps": shown,
     }

@@ -4,33 +4,14 @@ asking player's seat saw it (O-2: never another seat's hand before the rules sho
 
 from __future__ import annotations
 
-import random
-from datetime import UTC, datetime
-
 import httpx
 import pytest
 
-from app.games import bots
-from app.games.registry import get_ruleset
-from tests.stats.records import match, write
+from tests.played import entry
+from tests.stats.records import write
 from tests.ws.client import register
 
 OPTIONS = {"stake": 10, "field": "normal", "opener": "random", "stacks": [500, 500, 500]}
-
-
-def played(game: str, options: dict, n: int, seed: int) -> tuple[dict, list[dict], list]:
-    """A whole match played by the bots: (outcome JSON, the action log, the dealt hands)."""
-    rs = get_ruleset(game)
-    state = rs.new_state(options, n, seed)
-    hands = [rs.view(state, s)["hand"] for s in range(n)]
-    rng, log = random.Random(seed), []
-    while (seat := rs.to_act(state)) is not None:
-        action = bots.choose(game, rs.view(state, seat), rng)
-        state = rs.apply(state, seat, rs.parse_action(action)).state
-        log.append({"seat": seat, "v": len(log) + 1, "action": action})
-    outcome = rs.outcome(state)
-    assert outcome is not None
-    return outcome.to_json(), log, hands
 
 
 @pytest.fixture
@@ -45,19 +26,16 @@ async def test_a_replay_shows_each_step_as_the_players_seat_saw_it(served):
     _, mine = await register(http, "Sari")
     _, other = await register(http, "Tono")
     me = (await http.get("/api/players/me", headers=mine)).json()["id"]
-    result, log, hands = played("gaple", OPTIONS, 3, 77)
-    entry = match(
-        "gaple", [me, "bot:1", "bot:2"], result["winners"], result["scores"], datetime.now(UTC)
-    )
-    entry.update(options=OPTIONS, seed="77", result=result, moves=log)
-    await write(srv.live.db, entry)
+    record, log, hands = entry("gaple", [me, "bot:1", "bot:2"], OPTIONS, 77)
+    result = record["result"]
+    await write(srv.live.db, record)
     match_id = (await http.get("/api/players/me/matches", headers=mine)).json()["items"][0]["id"]
 
     r = await http.get(f"/api/matches/{match_id}/replay", headers=mine)
     assert r.status_code == 200, r.text
     body = r.json()
     assert (body["game"], body["seat"], len(body["steps"])) == ("gaple", 0, len(log) + 1)
-    assert [p["name"] for p in body["players"]] == ["Sari", None, None]
+    assert [p["name"] for p in body["players"]] == ["Sari", "Bot 2", "Bot 3"]
     first, last = body["steps"][0], body["steps"][-1]
     assert first["events"] == [{"type": "match_started", "match_no": 1}]
     assert sorted(first["view"]["hand"]) == sorted(hands[0]) and first["view"]["line"] == []

@@ -1,0 +1,106 @@
+"""The table's sounds: a tile placed, a Lewat, your turn and a round won, each played through
+Web Audio (the page's oscillators are counted), none before the person has touched the page,
+and the header's mute switch silences them all, remembered after a reload."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, shot
+from .play import act, my_turn, open_vs_bots, play_until
+from .records import store
+
+pytestmark = pytest.mark.e2e
+
+# What the page played: the cue names it announces, and the Web Audio notes really started.
+LISTEN = """
+window.__cues = [];
+window.addEventListener('meja:sound', (e) => window.__cues.push(e.detail));
+window.__notes = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...a) { window.__notes += 1; return start.apply(this, a); };
+"""
+ME = "() => fetch('/api/players/me').then(r => r.json())"
+
+
+def heard(page) -> tuple[list[str], int]:
+    cues, notes = page.evaluate("[window.__cues, window.__notes]")
+    return cues, notes
+
+
+def forward(page, times: int) -> None:
+    for _ in range(times):
+        before = page.get_attribute(".replay-step", "data-step")
+        if page.is_disabled("[data-replay=forward]"):
+            return
+        page.click("[data-replay=forward]")
+        page.wait_for_function(
+            "s => document.querySelector('.replay-step').dataset.step !== s", arg=before
+        )
+
+
+def test_tile_lewat_and_win_sound_and_mute_silences_them_after_a_reload(
+    new_page, server, server_database
+):
+    page = new_page("Sekar")
+    me = page.evaluate(ME)["id"]
+    log, _ = store(server_database, me)  # a round with a Lewat, won by seat 0 (us)
+    match_id = page.evaluate(
+        "() => fetch('/api/players/me/matches').then(r => r.json()).then(b => b.items[0].id)"
+    )
+    page.context.add_init_script(LISTEN)
+    page.goto(f"{server}/#/replay/{match_id}")
+    page.reload()  # a hash change keeps the page: load it afresh, listened to, untouched
+    page.wait_for_selector(".replay-step")
+    assert page.get_attribute("#mute", "aria-pressed") == "false"
+    assert page.get_attribute("#mute", "aria-label") == "Suara nyala: klik untuk membisukan"
+    assert heard(page) == ([], 0)  # nothing before the person touches the page
+
+    forward(page, len(log))
+    cues, notes = heard(page)
+    assert {"tile", "lewat", "win"} <= set(cues), cues
+    assert "turn" not in cues  # a replay has no turn to take
+    assert notes >= 2 * len(cues)  # each cue is notes really played
+
+    page.click("[data-testid=result] .result-foot .btn")  # close the round's panel
+    page.click("#mute")
+    assert page.get_attribute("#mute", "aria-pressed") == "true"
+    shot(page, "mute-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "mute-phone")
+    page.set_viewport_size(DESKTOP)
+    page.click("[data-replay=start]")
+    forward(page, 8)
+    assert heard(page) == (cues, notes)  # muted: not a sound
+    page.reload()
+    page.wait_for_selector(".replay-step")
+    assert page.get_attribute("#mute", "aria-pressed") == "true"  # remembered
+    assert page.get_attribute("#mute", "aria-label") == "Suara mati: klik untuk menyalakan"
+    forward(page, 8)
+    assert heard(page) == ([], 0)
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.get_attribute("#mute", "aria-label") == "Sound off: click to turn it on"
+    page.click("#mute")  # on again: the next tile sounds
+    page.click("[data-replay=start]")
+    forward(page, 3)
+    assert "tile" in heard(page)[0]
+    assert page.errors == []
+
+
+def test_your_turn_and_the_tiles_sound_at_a_live_table(new_page):
+    page = new_page("Sekar")
+    page.context.add_init_script(LISTEN)
+    page.reload()
+    page.wait_for_selector(".lobby .game-card")
+    open_vs_bots(page, "gaple")
+
+    def turn_heard() -> bool:
+        return "turn" in heard(page)[0]
+
+    play_until([page], turn_heard, timeout=60)
+    cues, notes = heard(page)
+    assert "tile" in cues and notes > 0
+    if my_turn(page):
+        act(page)
+    assert page.errors == []
