@@ -19,6 +19,7 @@ export const CUES = {
 };
 
 let audio = null;
+let idle = null;
 let muted = read();
 const buttons = new Set();
 
@@ -53,6 +54,10 @@ export function play(cue) {
     osc.start(now + at);
     osc.stop(now + at + len + 0.02);
   }
+  // An idle context keeps its audio thread running: stop it once the last note has faded.
+  const end = Math.max(...notes.map(([, at, len]) => at + len)) + 0.1;
+  clearTimeout(idle);
+  idle = setTimeout(() => audio.suspend().catch(() => {}), end * 1000 + 50);
   window.dispatchEvent(new CustomEvent("meja:sound", { detail: cue }));
   return true;
 }

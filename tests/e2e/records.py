@@ -26,8 +26,8 @@ def store(url: str, me: int, older: int = 0) -> tuple[list[dict], list]:
         engine = make_engine(url)
         now = datetime.now(UTC)
         record, log, hands = entry("gaple", [me, "bot:1", "bot:2", "bot:3"], GAPLE, SEED, now)
-        crosses = [
-            match("cross", [me, "bot:1"], [0] if i % 2 else [1], [100, 40], now - timedelta(days=i + 1))
+        crosses = [  # lost and won in turn, a day apart, the last won
+            match("cross", [me, "bot:1"], [(i + 1) % 2], [100, 40], now - timedelta(days=older - i))
             for i in range(older)
         ]
         await write(make_sessionmaker(engine), *crosses, record)

@@ -12,6 +12,8 @@ from .records import store
 pytestmark = pytest.mark.e2e
 
 ME = "() => fetch('/api/players/me').then(r => r.json())"
+PAGE = "p => document.querySelector('[data-pages]').innerText.startsWith(p)"
+PLAYING = "[data-action=leave], .clock, .hand-tile.legal, [data-tab=chat]"
 HAND = "() => [...document.querySelectorAll('.hand .hand-tile')].map(b => b.dataset.tile)"
 
 
@@ -56,10 +58,10 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     shot(page, "history-phone")
     page.set_viewport_size(DESKTOP)
     page.click("[data-page=next]")
-    page.wait_for_function("() => document.querySelector('[data-pages]').innerText.startsWith('Halaman 2')")
+    page.wait_for_function(PAGE, arg="Halaman 2")
     assert page.locator(".history-table tbody tr").count() == 1
     page.click("[data-page=prev]")
-    page.wait_for_function("() => document.querySelector('[data-pages]').innerText.startsWith('Halaman 1')")
+    page.wait_for_function(PAGE, arg="Halaman 1")
 
     page.locator(".history-table tbody tr").first.locator("[data-action=replay]").click()
     page.wait_for_selector(".replay-controls .replay-step")
@@ -68,7 +70,8 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     assert page.inner_text(".replay-step") == f"Langkah 0 dari {n}"
     assert page.locator(".plate").count() == 4
     assert set(page.evaluate(HAND)) <= tiles(hands[0]) and len(page.evaluate(HAND)) == 7
-    assert page.locator("[data-action=leave], .clock, .hand-tile.legal, [data-tab=chat]").count() == 0
+    # watched, not played: no leaving, no clock, no tile to play, no chat
+    assert page.locator(PLAYING).count() == 0
     assert page.is_disabled("[data-replay=back]")
     hidden = tiles([t for h in hands[1:] for t in h])
     played = 0
@@ -98,9 +101,19 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     shot(page, "replay-desktop-result")
     page.click("[data-testid=result] .btn")  # close
     assert not hidden & set(page.evaluate(HAND))
+    page.select_option("#lang", "en")  # the replay's own words in English too
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.inner_text(".replay-step") == f"Step {n} of {n}"
+    assert page.inner_text("[data-replay=back]").endswith("Back")
+    assert "⟦" not in page.inner_text("body")
     page.click(".table-top .btn")  # back to the Riwayat page
     page.wait_for_selector(".history-table")
     assert page.url.endswith("#/history")
+    assert page.inner_text(".history-page h2") == "Match history"
+    first = page.locator(".history-table tbody tr").first
+    assert first.locator(".history-result").inner_text() == "Won"
+    assert first.locator("[data-action=replay]").inner_text() == "Replay"
+    assert "⟦" not in page.inner_text("body")
     assert page.errors == []
 
 

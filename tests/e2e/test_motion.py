@@ -44,6 +44,11 @@ def slides(page) -> list[dict]:
     return found
 
 
+def played(page) -> int:
+    n: int = page.evaluate("window.meja.log.filter(e => e.type === 'played').length")
+    return n
+
+
 def test_a_played_tile_slides_in_from_its_players_plate(new_page):
     page = new_page("Gita")
     page.context.add_init_script(RECORD)
@@ -63,11 +68,10 @@ def test_a_played_tile_slides_in_from_its_players_plate(new_page):
 
     page.emulate_media(reduced_motion="reduce")
     before = len(slides(page))
-    moves = page.evaluate("window.meja.log.filter(e => e.type === 'played').length")
+    moves = played(page)
     play_until(
         [page],
-        lambda: page.evaluate("window.meja.log.filter(e => e.type === 'played').length") >= moves + 3
-        or page.locator("[data-testid=result]").count() > 0,
+        lambda: played(page) >= moves + 3 or page.locator("[data-testid=result]").count() > 0,
         timeout=60,
     )
     assert len(slides(page)) == before  # reduced motion: tiles appear in place
