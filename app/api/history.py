@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from app.services import history, match_replay
@@ -103,9 +104,14 @@ class MatchReplay(BaseModel):
 
 
 @router.get("/api/matches/{match_id}/replay", response_model=MatchReplay)
-async def replay(match_id: int, player: Player, db: Db) -> dict:
-    """The finished match from the deal on, one step per move, each as your seat saw it."""
+async def replay(match_id: int, player: Player, db: Db, request: Request) -> Response:
+    """The finished match from the deal on, one step per move, each as your seat saw it
+    (gzip-compressed for a client that takes it)."""
     if not 0 < match_id <= ID_MAX:
         raise match_replay.no_match(match_id)
     with database():
-        return await match_replay.match_replay(db, match_id, player_id(player))
+        record = await match_replay.match_replay(db, match_id, player_id(player))
+    gz = "gzip" in request.headers.get("accept-encoding", "")
+    body = await asyncio.to_thread(match_replay.encoded, record, gz)
+    headers = {"Vary": "Accept-Encoding", **({"Content-Encoding": "gzip"} if gz else {})}
+    return Response(body, media_type="application/json", headers=headers)

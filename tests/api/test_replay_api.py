@@ -33,6 +33,7 @@ async def test_a_replay_shows_each_step_as_the_players_seat_saw_it(served):
 
     r = await http.get(f"/api/matches/{match_id}/replay", headers=mine)
     assert r.status_code == 200, r.text
+    assert r.headers["content-encoding"] == "gzip"  # httpx asks for it, and unpacks it
     body = r.json()
     assert (body["game"], body["seat"], len(body["steps"])) == ("gaple", 0, len(log) + 1)
     assert [p["name"] for p in body["players"]] == ["Sari", "Bot 2", "Bot 3"]
@@ -54,8 +55,11 @@ async def test_a_replay_shows_each_step_as_the_players_seat_saw_it(served):
     assert any(e["type"] == "round_over" for e in last["events"])
 
     # someone who did not sit in the match sees what a spectator saw: no hand at all
-    r = await http.get(f"/api/matches/{match_id}/replay", headers=other)
-    assert r.status_code == 200 and r.json()["seat"] is None
+    r = await http.get(
+        f"/api/matches/{match_id}/replay", headers={**other, "Accept-Encoding": "identity"}
+    )
+    assert r.status_code == 200 and "content-encoding" not in r.headers
+    assert r.json()["seat"] is None and len(r.json()["steps"]) == len(log) + 1
     assert all(s["view"]["hand"] is None for s in r.json()["steps"])
 
 
