@@ -49,12 +49,14 @@ export function mountReplay(root, { matchId, onBack, errorText }) {
     const last = data ? data.steps.length - 1 : 0;
     counter.textContent = t("replay.step", { k: Math.max(at, 0), n: last });
     counter.dataset.step = at;
+    controls.setAttribute("aria-label", t("history.replay"));
     const text = { start: "|◀", back: "◀", play: timer ? "||" : "▶", forward: "▶|" };
     const words = { start: "replay.start", back: "replay.back", play: timer ? "replay.pause" : "replay.play",
       forward: "replay.forward" };
     for (const [key, b] of Object.entries(buttons)) {
       b.replaceChildren(h("span", { "aria-hidden": "true" }, text[key]), h("span", { class: "replay-word" }, t(words[key])));
       b.title = t(words[key]);
+      b.setAttribute("aria-label", t(words[key])); // a phone shows the sign alone
     }
     buttons.start.disabled = buttons.back.disabled = at <= 0;
     buttons.forward.disabled = at >= last;

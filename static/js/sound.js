@@ -73,7 +73,7 @@ function speaker(off) {
 
 function label(btn) {
   const text = t(muted ? "sound.off" : "sound.on");
-  btn.setAttribute("aria-pressed", String(muted));
+  btn.dataset.muted = muted ? "1" : "0"; // the label says the state and what a click does
   btn.setAttribute("aria-label", text);
   btn.title = text;
   btn.replaceChildren(speaker(muted), h("span", { class: "mute-label" }, t("sound.label")));

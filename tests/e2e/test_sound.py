@@ -61,7 +61,7 @@ def test_tile_lewat_and_win_sound_and_mute_silences_them_after_a_reload(
     page.goto(f"{server}/#/replay/{match_id}")
     page.reload()  # a hash change keeps the page: load it afresh, listened to, untouched
     page.wait_for_selector(".replay-step")
-    assert page.get_attribute("#mute", "aria-pressed") == "false"
+    assert page.get_attribute("#mute", "data-muted") == "0"
     assert page.get_attribute("#mute", "aria-label") == "Suara nyala: klik untuk membisukan"
     assert heard(page) == ([], 0)  # opening a replay makes no sound
 
@@ -73,7 +73,7 @@ def test_tile_lewat_and_win_sound_and_mute_silences_them_after_a_reload(
 
     page.click("[data-testid=result] .result-foot .btn")  # close the round's panel
     page.click("#mute")
-    assert page.get_attribute("#mute", "aria-pressed") == "true"
+    assert page.get_attribute("#mute", "data-muted") == "1"
     shot(page, "mute-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "mute-phone")
@@ -83,7 +83,7 @@ def test_tile_lewat_and_win_sound_and_mute_silences_them_after_a_reload(
     assert heard(page) == (cues, notes)  # muted: not a sound
     page.reload()
     page.wait_for_selector(".replay-step")
-    assert page.get_attribute("#mute", "aria-pressed") == "true"  # remembered
+    assert page.get_attribute("#mute", "data-muted") == "1"  # remembered
     assert page.get_attribute("#mute", "aria-label") == "Suara mati: klik untuk menyalakan"
     forward(page, 8)
     assert heard(page) == ([], 0)
