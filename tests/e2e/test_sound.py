@@ -97,6 +97,21 @@ def test_tile_lewat_and_win_sound_and_mute_silences_them_after_a_reload(
     assert page.errors == []
 
 
+# The version of every state message a page's socket gets, written to the console.
+TAP = """
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'state') console.log('ws:v ' + m.v);
+    });
+  }
+};
+"""
+
+
 def test_your_turn_at_a_live_table_and_a_spectator_hears_tiles_once_they_touch_the_page(
     new_page, server
 ):
@@ -106,7 +121,7 @@ def test_your_turn_at_a_live_table_and_a_spectator_hears_tiles_once_they_touch_t
     page.wait_for_selector(".lobby .game-card")
     tid = open_vs_bots(page, "gaple")
     watcher = new_page("Bayu")
-    watcher.context.add_init_script(LISTEN)
+    watcher.context.add_init_script(LISTEN + TAP)
     console: list[str] = []
     watcher.on("console", lambda m: console.append(m.text))
     watcher.goto(f"{server}/#/t/{tid}")
@@ -116,19 +131,29 @@ def test_your_turn_at_a_live_table_and_a_spectator_hears_tiles_once_they_touch_t
         n: int = page.evaluate("window.meja.log.filter(e => e.type === 'played').length")
         return n
 
+    def watcher_has(what) -> None:  # waits by the player's page: the watcher is not touched
+        for _ in range(400):
+            if what():
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"the watcher's page did not get there: {console[-5:]}")
+
+    def caught_up() -> bool:
+        seen = [int(c.split()[1]) for c in console if c.startswith("ws:v ")]
+        return bool(seen) and max(seen) >= int(page.get_attribute(".table-page", "data-v"))
+
     start = played()
     play_until([page], lambda: "turn" in heard(page)[0] and played() >= start + 4, timeout=60)
     cues, notes = heard(page)
     assert "tile" in cues and notes > 0
-    page.wait_for_timeout(500)  # the watcher's socket has the same moves by now
+    watcher_has(caught_up)  # it got every move live
     assert not [c for c in console if c.startswith("meja:")]  # not a sound before a touch
-    seen = watcher.evaluate("window.meja.log.filter(e => e.type === 'played').length")
-    assert seen >= start + 4  # it did get the moves, live
     watcher.click("[data-tab=history]")
     start = played()
     play_until([page], lambda: played() >= start + 4, timeout=60)
-    page.wait_for_timeout(500)
+    watcher_has(lambda: "meja:sound tile" in console)
+    watcher_has(caught_up)
     cues = [c.split(" ", 1)[1] for c in console if c.startswith("meja:sound ")]
-    assert "tile" in cues and "turn" not in cues and "win" not in cues  # a spectator's ears
+    assert "turn" not in cues and "win" not in cues  # a spectator's ears: tiles and Lewat
     assert "meja:note" in console
     assert page.errors == [] and watcher.errors == []
