@@ -1,18 +1,20 @@
-"""Finished matches: ``GET /api/players/me/matches`` and ``GET /api/matches/{id}``."""
+"""Finished matches: ``GET /api/players/me/matches``, ``GET /api/matches/{id}`` and its
+``/replay`` (app/services/match_replay.py: the match step by step as the player's seat saw it)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from app.services import history
+from app.services import history, match_replay
 
 from .deps import ID_MAX, Player, answers, database
 from .wallet import Db, player_id
 
-router = APIRouter(tags=["history"], responses=answers(401, 404, 422, 503))
+router = APIRouter(tags=["history"], responses=answers(401, 404, 409, 422, 503))
 
 
 class MatchLine(BaseModel):
@@ -75,3 +77,41 @@ async def match(match_id: int, db: Db) -> dict:
     if record is None:
         raise HTTPException(404, f"no finished match {match_id}")
     return record
+
+
+class ReplayStep(BaseModel):
+    seat: int | None = Field(description="who acted (None: the deal)")
+    v: int | None = Field(description="the table version the move made")
+    view: dict[str, Any] = Field(description="the rules' view of your seat after it")
+    events: list[dict[str, Any]]
+
+
+class ReplaySeat(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+
+
+class MatchReplay(BaseModel):
+    id: int
+    table: str
+    number: int
+    game: str
+    finished_at: str | None
+    seat: int | None = Field(description="your seat in the match (None: a spectator's view)")
+    players: list[ReplaySeat]
+    steps: list[ReplayStep]
+
+
+@router.get("/api/matches/{match_id}/replay", response_model=MatchReplay)
+async def replay(match_id: int, player: Player, db: Db, request: Request) -> Response:
+    """The finished match from the deal on, one step per move, each as your seat saw it
+    (gzip-compressed for a client that takes it)."""
+    if not 0 < match_id <= ID_MAX:
+        raise match_replay.no_match(match_id)
+    with database():
+        record = await match_replay.match_replay(db, match_id, player_id(player))
+    gz = "gzip" in request.headers.get("accept-encoding", "")
+    body = await asyncio.to_thread(match_replay.encoded, record, gz)
+    headers = {"Vary": "Accept-Encoding", **({"Content-Encoding": "gzip"} if gz else {})}
+    return Response(body, media_type="application/json", headers=headers)

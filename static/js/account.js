@@ -110,9 +110,10 @@ export function accountMenu(me, { changed, toast }) {
   const guest = me.kind !== "account";
   const menu = h("div", { class: "account-menu", role: "menu", hidden: true });
   const profile = ["profile.mine", () => { location.hash = `#/p/${encodeURIComponent(me.id)}`; }];
+  const history = ["history.mine", () => { location.hash = "#/history"; }];
   const items = guest
-    ? [profile, ["account.save", () => saveDialog(changed, toast)]]
-    : [profile, ["account.change_password", () => passwordDialog(changed, toast)],
+    ? [profile, history, ["account.save", () => saveDialog(changed, toast)]]
+    : [profile, history, ["account.change_password", () => passwordDialog(changed, toast)],
       ["account.logout", async () => {
         try { await api.logOut(); } catch { /* ended already: the welcome screen either way */ }
         changed();

@@ -89,6 +89,10 @@ export const api = {
   addBots: (id) => call("POST", `${tablePath(id)}/bots`, {}),
   rematch: (id) => call("POST", `${tablePath(id)}/rematch`, {}),
   quickJoin: (game) => call("POST", "/api/quick-join", { game }),
+  /** The signed-in player's finished matches, newest first (app/api/history.py). */
+  myMatches: (page, perPage) => call("GET", `/api/players/me/matches?page=${page}&per_page=${perPage}`),
+  /** A finished match step by step, as the player's seat saw it. */
+  replay: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/replay`),
   profile: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/profile`),
   /** pick: {game, period: "week" | "all", page}; per_page as the lobby shows it */
   leaderboard: ({ game, period, page }, perPage) => call("GET",

@@ -1,7 +1,8 @@
 // Meja in the browser: signing in (account.js), header (chips, the daily bonus or a refill,
 // account, language), hash routes for the lobby (#/), a table (#/t/<id>) and a player's profile
-// (#/p/<id>, the own one from the account menu), and the operators' console (#/admin/...,
-// admin.js; /admin redirects there).
+// (#/p/<id>, the own one from the account menu), the player's finished matches (#/history,
+// history.js) and a match's replay (#/replay/<id>, replay.js), and the operators' console
+// (#/admin/..., admin.js; /admin redirects there).
 
 import { h, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
@@ -10,8 +11,11 @@ import { accountMenu, welcome } from "./account.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountProfile } from "./profile.js";
+import { mountHistory } from "./history.js";
+import { mountReplay } from "./replay.js";
 import { mountAdmin } from "./admin.js";
 import { errorText } from "./errors.js";
+import { muteButton } from "./sound.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -52,6 +56,7 @@ function header() {
     who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
   }
   claimButton();
+  muteButton(document.getElementById("mute"));
   document.getElementById("lang-label").textContent = t("lang.label");
   const sel = document.getElementById("lang");
   if (!sel.options.length) {
@@ -133,7 +138,12 @@ function route() {
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
   const a = location.hash.match(/^#\/admin(?:\/(\w+)(?:\/([^/?]+))?)?$/);
-  if (a) {
+  const r = location.hash.match(/^#\/replay\/(\d+)$/);
+  if (location.hash === "#/history") {
+    screen = mountHistory(main, { errorText });
+  } else if (r) {
+    screen = mountReplay(main, { matchId: r[1], errorText, onBack: () => { location.hash = "#/history"; } });
+  } else if (a) {
     screen = mountAdmin(main, { section: a[1] || "summary", id: a[2] && decodeURIComponent(a[2]), toast, errorText });
   } else if (p) {
     screen = mountProfile(main, { playerId: p[1], errorText });

@@ -35,9 +35,9 @@ export function tickClocks(root) {
   }
 }
 
-/** History (newest first) and chat, as two tabs. */
+/** History (newest first) and chat, as two tabs (no chat without `onChat`: a replay). */
 export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat }) {
-  const tabs = [["history", "table.history"], ["chat", "table.chat"]];
+  const tabs = [["history", "table.history"], ...(onChat ? [["chat", "table.chat"]] : [])];
   const body = tab === "history"
     ? h("ol", { class: "log" }, log.length
       ? log.slice().reverse().map((ev) => h("li", { class: `ev ev-${ev.type}` }, describe(ev)))

@@ -18,6 +18,9 @@ import { clockEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
 import { renderer } from "./games/index.js";
 import { platePosition, relativeSeat } from "./seating.js";
+import { cuesFor, isPlacement } from "./cues.js";
+import { play } from "./sound.js";
+import { placedTile, slideFrom } from "./motion.js";
 
 const MAX_LOG = 200;
 const MAX_CHAT = 100;
@@ -42,7 +45,11 @@ const SHOWS = {
   flashes: ["plates"],
 };
 
-export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
+/**
+ * `replay` (replay.js): {feed(handlers), controls, back} plays a finished match through the
+ * same page: `feed` stands for the socket, `controls` is drawn where the banner goes.
+ */
+export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay = null }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -56,11 +63,13 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
   const el = h("div", { class: "table-page", "data-table": tableId });
   const slots = { top: slot(), banner: slot(), felt: slot(), side: slot(), result: slot() };
   el.append(...Object.values(slots).map((x) => x.node));
+  if (replay) el.append(replay.controls);
   root.append(el);
   let felt = { key: null }; // the felt drawn now: its mode and, in play, its parts
 
   let chatSent = false; // our last chat line is neither heard back nor refused yet
-  const sock = new TableSocket(tableSocketUrl(tableId), {
+  let slides = []; // tiles placed since the board was last drawn: they slide in (motion.js)
+  const sock = (replay ? replay.feed : (on) => new TableSocket(tableSocketUrl(tableId), on))({
     refresh: refreshSession,
     onStatus(status) {
       if (status === "reconnecting") wasDown = true;
@@ -131,6 +140,11 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     const patch = { msg, view, log: [...log, ...events].slice(-MAX_LOG), selected: null, error: null };
     if (msg.table) patch.table = msg.table;
     let { flashes, roundEvent, resultHidden } = st;
+    if (msg.gap) roundEvent = null; // the log starts anew: an earlier round's panel is gone
+    if (live) {
+      for (const cue of cuesFor({ events, before: st.view, after: view, replay: !!replay })) play(cue);
+      slides = [...slides, ...events.filter(isPlacement)];
+    }
     for (const ev of live ? events : []) {
       flashes = [...flashes, ...flashesFor(ev)];
       if (ev.type === "round_over") {
@@ -212,8 +226,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     const you = st.table?.you;
     const name = gameName();
     return h("div", { class: "table-top" },
-      h("button", { class: "btn btn-ghost", type: "button", onclick: () => onLeave?.() }, `← ${t("nav.lobby")}`),
-      you !== null && you !== undefined
+      h("button", { class: "btn btn-ghost", type: "button", onclick: () => onLeave?.() },
+        `← ${t(replay ? replay.back : "nav.lobby")}`),
+      you !== null && you !== undefined && !replay
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
           onclick: () => rest(async () => { await api.leave(tableId, you); onLeave?.(); }) },
         t("nav.leave")) : null,
@@ -223,6 +238,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
   }
 
   function banner() {
+    if (replay) return null; // its controls stand there
     const map = {
       connecting: ["conn.connecting", "info"], reconnecting: ["conn.reconnecting", "warn"],
       back: ["conn.back", "ok"],
@@ -264,7 +280,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
   }
 
   function clockFor(seat) {
-    if (!st.view || st.view.to_act !== seat || isOver()) return null;
+    if (!st.view || st.view.to_act !== seat || isOver() || replay) return null;
     const limit = st.table?.turn_seconds || 20;
     return clockEl(st.table?.deadline || st.turnStart + limit * 1000, limit);
   }
@@ -368,6 +384,10 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
       clear(felt.el).append(waiting());
     } else if (felt.board) {
       clear(felt.board).append(game().board(st.view, ctx, felt.board));
+      for (const ev of slides) {
+        slideFrom(placedTile(felt.board, ev.tile), felt.el.querySelector(`.plate[data-seat="${ev.seat}"]`));
+      }
+      slides = [];
     }
   }
 
@@ -385,7 +405,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     slots.side.set(st.view || st.table ? sideEl({
       tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
       chatName, chatError: st.chatError, onTab: (k) => store.set({ tab: k }),
-      onChat: (text) => { chatSent = true; store.set({ chatError: null }); sock.chat(text); },
+      onChat: replay ? null : (text) => { chatSent = true; store.set({ chatError: null }); sock.chat(text); },
     }) : null);
     const next = el.querySelector(".chat-form input");
     if (next) { next.value = draft; if (focused) next.focus(); }
@@ -401,8 +421,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
       },
         game().result(st.view, ctx, st.roundEvent),
         h("div", { class: "result-foot" },
-          matchGoesOn ? h("p", { class: "muted" }, t("table.next_round")) : null,
-          !matchGoesOn && st.table?.you !== null && st.table?.you !== undefined
+          matchGoesOn && !replay ? h("p", { class: "muted" }, t("table.next_round")) : null,
+          !matchGoesOn && !replay && st.table?.you !== null && st.table?.you !== undefined
             ? h("button", { class: "btn btn-primary", type: "button", "data-action": "rematch",
               onclick: () => rest(() => api.rematch(tableId)) }, t("table.rematch")) : null,
           h("button", { class: "btn", type: "button", onclick: () => store.set({ resultHidden: true }) },
@@ -446,10 +466,11 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
   draw.mark(null);
   // The descriptors say which games are played for chips; without them the page still plays.
   loadCatalog().catch(() => null).finally(() => { if (!destroyed) sock.connect(); });
-  // A handle for tests and debugging: the page's socket and latest view.
+  // A handle for tests and debugging: the page's socket, latest view, table and event log.
   window.meja = window.meja || {};
   window.meja.socket = sock;
   Object.defineProperty(window.meja, "view", { get: () => st.view, configurable: true });
   Object.defineProperty(window.meja, "table", { get: () => st.table, configurable: true });
+  Object.defineProperty(window.meja, "log", { get: () => st.log, configurable: true });
   return { destroy, rerender: () => draw.mark(null) };
 }
