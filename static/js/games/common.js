@@ -3,7 +3,7 @@
 // payments, scores, tiles left). The geometry functions are pure (tested by node --test).
 
 import { h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { count, t } from "../i18n.js";
 import { U, tileSvg } from "../tiles.js";
 
 /** A piece's size in board units: {w, h} when given, else a tile lying flat or standing. */
@@ -93,7 +93,7 @@ export function paymentsTable(payments, ctx) {
       h("td", {}, `${ctx.seatName(p.payer)} → ${ctx.seatName(p.payee)}`),
       h("td", { class: "num" }, ctx.fmt(p.amount)),
       h("td", { class: "muted" }, [
-        p.pips !== undefined && p.pips !== null ? t("result.pips", { n: p.pips }) : "",
+        p.pips !== undefined && p.pips !== null ? count("result.pips", p.pips) : "",
         p.shortfall ? ` · ${t("result.shortfall", { n: p.shortfall })}` : "",
       ]))))));
 }

@@ -1,7 +1,7 @@
 // Domino Cross table: the spinner in the middle and its four arms (north, east, south, west).
 
 import { h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { about, count, t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
 import { bbox, dropTarget, fitSvg, handTiles, lastPlayed, pieceSize, pointsResult, scoresTable,
   seatRows } from "./common.js";
@@ -69,9 +69,9 @@ function roundBlock(ev, v, ctx) {
   return h("div", {},
     h("p", { class: "result-ending" }, t(`result.ending.${ev.ending}`)),
     ev.winner === null || ev.winner === undefined ? null
-      : h("p", { class: "result-winner" }, t("result.winner", { name: ctx.seatName(ev.winner) }),
-        " · ", t("result.round_score"), `: +${ctx.fmt(ev.points)}`),
-    scoresTable(seatRows([t("result.hands"), t("result.total")], ev.scores.length,
+      : h("p", { class: "result-winner" }, about("result.round_won", ev.winner === ctx.mySeat(),
+        { name: ctx.seatName(ev.winner), points: ev.points })),
+    scoresTable(seatRows([t("result.pips_left"), t("result.total")], ev.scores.length,
       (i) => [ev.pips ? ev.pips[i] : "", ev.scores[i]]), ctx),
     handTiles(ev.hands, ctx));
 }
@@ -80,7 +80,7 @@ export default {
   cardTile: [5, 5],
   board,
   result(v, ctx, ev) { return pointsResult(v, ctx, ev, roundBlock); },
-  seatInfo(v, seat) { return { lines: [t("table.score", { n: v.scores[seat] })] }; },
+  seatInfo(v, seat) { return { lines: [count("table.score", v.scores[seat])] }; },
   subtitle(v) {
     return `${t("round.n", { n: v.round })} · ${t("short.target", { n: v.target })} · ${t("table.boneyard", { n: v.boneyard })}`;
   },

@@ -2,7 +2,7 @@
 // Train, markers on open trains, and the double that must be covered.
 
 import { h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { count, t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
 import { dropTarget, handTiles, lastPlayed, pointsResult, scoresTable, seatRows } from "./common.js";
 import { trainName } from "../events.js";
@@ -113,7 +113,7 @@ export default {
   board,
   result(v, ctx, ev) { return pointsResult(v, ctx, ev, roundBlock); },
   seatInfo(v, seat) {
-    return { lines: [t("table.score", { n: v.totals[seat] })] };
+    return { lines: [count("table.score", v.totals[seat])] };
   },
   subtitle(v) {
     return `${t("round.n_of", { n: v.round, m: v.rounds })} · ${t("table.boneyard", { n: v.boneyard })}`;
