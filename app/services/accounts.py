@@ -39,16 +39,27 @@ from app.services import money
 from app.services.players import BadName, Players, check_name
 from app.services.sessions import AuthError, Sessions, revoke_sessions
 
-USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,24}")
+USERNAME_LIMITS = {"min": 3, "max": 24}
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{%(min)d,%(max)d}" % USERNAME_LIMITS)
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
+PASSWORD_LIMITS = {"min": PASSWORD_MIN, "max": PASSWORD_MAX}
 
 
 class AccountError(Exception):
-    """A refused account request: its HTTP status, stable code and, for a 422, the field."""
+    """A refused account request: its HTTP status, stable code and, for a 422, the field and
+    the rule's ``limits`` (``{"min", "max"}``) that the client's words show."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        field: str | None = None,
+        limits: dict[str, int] | None = None,
+    ):
         super().__init__(message)
         self.status, self.code, self.message, self.field = status, code, message, field
+        self.limits = limits
 
 
 def check_username(username: str) -> str:
@@ -58,6 +69,7 @@ def check_username(username: str) -> str:
             "bad_username",
             "a username has 3 to 24 letters (a-z), digits and _ - . only",
             "username",
+            USERNAME_LIMITS,
         )
     return username
 
@@ -65,11 +77,19 @@ def check_username(username: str) -> str:
 def check_password(password: str, field: str = "password") -> str:
     if len(password) < PASSWORD_MIN:
         raise AccountError(
-            422, "weak_password", f"a password has at least {PASSWORD_MIN} characters", field
+            422,
+            "weak_password",
+            f"a password has at least {PASSWORD_MIN} characters",
+            field,
+            PASSWORD_LIMITS,
         )
     if len(password) > PASSWORD_MAX:
         raise AccountError(
-            422, "long_password", f"a password has at most {PASSWORD_MAX} characters", field
+            422,
+            "long_password",
+            f"a password has at most {PASSWORD_MAX} characters",
+            field,
+            PASSWORD_LIMITS,
         )
     if password.casefold() in common_passwords():
         raise AccountError(
@@ -113,7 +133,7 @@ class Accounts:
             try:
                 name = check_name(username)
             except BadName as e:
-                raise AccountError(422, e.code, e.message, "username") from None
+                raise AccountError(422, e.code, e.message, "username", e.limits) from None
         hashed = await self._hash(password)
         try:
             with money.reachable("accounts cannot be used"):

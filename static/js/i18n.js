@@ -40,7 +40,7 @@ export function t(key, params) {
   const text = DICTS[lang][key];
   if (text === undefined) return `⟦${key}⟧`;
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? fmt(params[k]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? fmt(params[k]) : m));
 }
 
 export function has(key) { return key in DICTS[lang]; }
