@@ -39,8 +39,9 @@ from app.services import money
 from app.services.players import BadName, Players, check_name
 from app.services.sessions import AuthError, Sessions, revoke_sessions
 
-USERNAME_LIMITS = {"min": 3, "max": 24}
-USERNAME = re.compile(r"[A-Za-z0-9_.-]{%(min)d,%(max)d}" % USERNAME_LIMITS)
+USERNAME_MIN, USERNAME_MAX = 3, 24
+USERNAME_LIMITS = {"min": USERNAME_MIN, "max": USERNAME_MAX}
+USERNAME = re.compile(rf"[A-Za-z0-9_.-]{{{USERNAME_MIN},{USERNAME_MAX}}}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 PASSWORD_LIMITS = {"min": PASSWORD_MIN, "max": PASSWORD_MAX}
 
