@@ -23,6 +23,7 @@ const MAX_LOG = 200;
 const MAX_CHAT = 100;
 const ROUND_PANEL_MS = 15000;
 const FLASH_MS = 2600;
+const PHONE = globalThis.matchMedia?.("(max-width: 700px)"); // as the stylesheet's phone layout
 
 /** Which regions draw each key of the state (a key not named here: every region). */
 const SHOWS = {
@@ -300,7 +301,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     for (const box of Object.values(felt.seats)) clear(box);
     for (let seat = 0; seat < n; seat++) {
       const rel = relativeSeat(seat, mySeat(), n);
-      const at = platePosition(rel, n);
+      const at = platePosition(rel, n, !PHONE?.matches);
       felt.seats[at].append(plate(seat, at));
     }
   }
@@ -433,7 +434,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
 
   const ticker = setInterval(() => tickClocks(el), 250);
   let resizeTimer = null;
-  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("board"), 120); };
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("plates", "board"), 120); };
   window.addEventListener("resize", onResize);
 
   function destroy() {

@@ -103,9 +103,21 @@ test("Mexican Train rows shrink to a floor, then show only the newest tiles", ()
   assert.ok(wide.visible >= 3, "a short train is shown whole");
   const phone = trainLayout(9, 20, 360, 300);
   assert.equal(phone.narrow, true);
-  assert.equal(phone.scale, 0.62, "the floor");
   assert.ok(phone.visible >= 2 && phone.visible < 20, "older tiles give way to +k");
   assert.ok(phone.tilesX + 2 * U * phone.visible <= phone.width, "the shown tiles fit the row");
+  assert.ok(phone.height * phone.scale <= 300 + 1e-6, "every train fits the board's height");
+});
+
+test("eight players' trains are drawn big enough to read on a phone and on a desktop", () => {
+  // nine rows (eight trains and the Mexican Train) in the boards a phone and a desktop give
+  for (const [w, hgt, px] of [[359, 350, 0.7], [672, 392, 0.8]]) {
+    const lay = trainLayout(9, 6, w, hgt);
+    assert.ok(lay.scale >= px, `${w}x${hgt}: ${lay.scale} px per unit`);
+    assert.ok(lay.height * lay.scale <= hgt + 1e-6, "every train fits the height");
+    assert.ok(lay.visible >= 3, "each train shows its newest tiles");
+  }
+  const few = trainLayout(3, 4, 359, 350); // two players on a phone keep their names above
+  assert.equal(few.G.above, true);
 });
 
 test("seat plates sit around the board counted clockwise from the viewer", () => {
@@ -114,6 +126,10 @@ test("seat plates sit around the board counted clockwise from the viewer", () =>
   assert.deepEqual([0, 1, 2].map((s) => platePosition(s, 3)), ["bottom", "left", "right"]);
   assert.equal(platePosition(1, 2), "top");
   assert.deepEqual([1, 4, 7].map((s) => platePosition(s, 8)), ["top", "top", "top"]);
+  // a wide felt seats five or more on its sides: up the left, then down the right
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((s) => platePosition(s, 8, true)),
+    ["left", "left", "left", "left", "right", "right", "right"]);
+  assert.deepEqual([1, 2, 3, 4].map((s) => platePosition(s, 5, true)), ["left", "left", "right", "right"]);
   assert.equal(relativeSeat(1, null, 4), 1, "a spectator sees from seat 0");
 });
 

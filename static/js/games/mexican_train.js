@@ -8,38 +8,50 @@ import { dropTarget, handTiles, lastPlayed, pointsResult, scoresTable, seatRows 
 import { trainName } from "../events.js";
 
 /**
- * Row geometry: wide boards put each train's name left of its tiles; narrow (phone) boards
- * put it above them and shrink the hub, so more of every train stays in view.
+ * Row geometries. Wide boards put each train's name left of its tiles; narrow (phone) boards
+ * put it above them and shrink the hub, so more of every train stays in view. With many
+ * trains the rows are tighter (a phone's names go back beside the tiles), so that every
+ * train still fits the board's height at a size whose pips can be read.
  */
-function geometry(narrow) {
-  return narrow
-    ? { row: 1.9 * U, hub: 1.9 * U, gap: U / 2, label: 0, tileDy: 0.35 * U, engine: 0.8 }
-    : { row: 1.5 * U, hub: 2.6 * U, gap: U, label: 3.6 * U, tileDy: 0, engine: 1 };
-}
-
+const GEOMETRIES = {
+  wide: [
+    { row: 1.5 * U, hub: 2.6 * U, gap: U, label: 3.6 * U, tileDy: 0, engine: 1, floor: 0.8 },
+    { row: 1.2 * U, hub: 2.4 * U, gap: U, label: 3.6 * U, tileDy: 0, engine: 0.9, floor: 0.8 },
+  ],
+  narrow: [
+    { row: 1.9 * U, hub: 1.9 * U, gap: U / 2, label: U / 4, tileDy: 0.35 * U, engine: 0.8, floor: 0.7, above: true },
+    { row: 1.2 * U, hub: 1.3 * U, gap: U / 4, label: 1.9 * U, tileDy: 0, engine: 0.6, floor: 0.75 },
+  ],
+};
 /**
  * Where the rows go in a board of wpx x hpx pixels: `rows` trains, the longest `longest`
- * tiles. The scale (pixels per unit) fits the rows' height and the longest train, but not
- * below a floor: then older tiles give way to "+k" and each row shows its `visible` newest.
+ * tiles, in the size class's first geometry whose rows fit the height at its floor scale
+ * (else its tightest). The scale (pixels per unit) fits the rows' height, and the longest
+ * train unless that would go below the floor: then older tiles give way to "+k" and each row
+ * shows its `visible` newest.
  */
 export function trainLayout(rows, longest, wpx, hpx) {
   const narrow = wpx < 500;
-  const G = geometry(narrow);
+  const all = GEOMETRIES[narrow ? "narrow" : "wide"];
+  const G = all.find((g) => hpx / (rows * g.row) >= g.floor) || all[all.length - 1];
+  return { narrow, ...rowsIn(G, rows, longest, wpx, hpx) };
+}
+
+function rowsIn(G, rows, longest, wpx, hpx) {
   const height = rows * G.row;
   const x0 = G.hub + G.gap; // where rows begin
-  const tilesX = x0 + (narrow ? U / 4 : G.label);
-  const floor = narrow ? 0.62 : 0.8;
+  const tilesX = x0 + G.label;
   const need = tilesX + 2 * U * (longest + 1) + U / 2;
-  const scale = Math.max(floor, Math.min(1.2, hpx / height, wpx / need));
+  const scale = Math.min(1.2, hpx / height, Math.max(G.floor, wpx / need));
   const width = Math.max(wpx / scale, tilesX + 6 * U);
   const visible = Math.max(2, Math.floor((width - tilesX - U / 2) / (2 * U)) - 1);
-  return { narrow, G, height, x0, tilesX, scale, width, visible };
+  return { G, height, x0, tilesX, scale, width, visible };
 }
 
 /** Trains as rows fanning out of the hub; each row keeps its newest tiles in view. */
 function board(v, ctx, container) {
   const rows = [...v.trains.map((tr) => ({ key: tr.seat, ...tr })), { key: "mexican", ...v.mexican, marker: false }];
-  const { narrow, G, height, x0, tilesX, width, visible } = trainLayout(rows.length,
+  const { G, height, x0, tilesX, width, visible } = trainLayout(rows.length,
     Math.max(...rows.map((r) => r.tiles.length)), container.clientWidth || 600,
     container.clientHeight || 400);
   const sel = ctx.selected ? ctx.tileActions(ctx.selected) : [];
@@ -66,12 +78,12 @@ function board(v, ctx, container) {
     });
     rg.append(s("rect", { class: "train-bg", x: x0, y: y - G.row / 2 + 3, width: width - x0, height: G.row - 6, rx: 8 }));
     const label = row.key === "mexican" ? t("train.mexican") : ctx.seatName(row.key);
-    const short = label.length > 9 && !narrow ? `${label.slice(0, 8)}…` : label;
-    rg.append(narrow
+    const short = label.length > 9 && !G.above ? `${label.slice(0, 8)}…` : label;
+    rg.append(G.above
       ? s("text", { class: "train-label small", x: x0 + 8, y: y - 0.45 * U }, short)
-      : s("text", { class: "train-label", x: x0 + 8, y: y + 6 }, short));
+      : s("text", { class: `train-label ${G.label < 3 * U ? "small" : ""}`, x: x0 + 8, y: y + 6 }, short));
     if (row.marker) {
-      const mx = narrow ? width - U : tilesX - U * 0.75, my = narrow ? y - 0.85 * U : y - U * 0.3;
+      const mx = G.above ? width - U : tilesX - U * 0.75, my = G.above ? y - 0.85 * U : y - U * 0.3;
       rg.append(s("g", { class: "marker", transform: `translate(${mx} ${my})` },
         s("title", { text: t("train.marker") }),
         s("path", { d: `M0 ${U * 0.6} L${U * 0.3} 0 L${U * 0.6} ${U * 0.6} Z` })));
