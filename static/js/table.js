@@ -178,7 +178,11 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
 
   // ---- moves ------------------------------------------------------------------------------
   function legal() { return st.view?.legal || []; }
-  function tileActions(tile) { return legal().filter((a) => a.tile && sameTile(a.tile, tile)); }
+  /** The plays of a tile, one per different board they lead to (the game may merge alike ones). */
+  function tileActions(tile) {
+    const acts = legal().filter((a) => a.tile && sameTile(a.tile, tile));
+    return acts.length > 1 && game().choices ? game().choices(acts, st.view) : acts;
+  }
 
   function send(action) {
     if (!sock.isOpen) return;

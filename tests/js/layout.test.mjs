@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { U } from "../../static/js/tiles.js";
-import { bbox, fitViewBox, lastPlayed, pieceSize } from "../../static/js/games/common.js";
+import { bbox, fitViewBox, labelFit, lastPlayed, pieceSize } from "../../static/js/games/common.js";
 import { bestLayout, snake } from "../../static/js/games/gaple.js";
-import { place } from "../../static/js/games/cross.js";
+import { bestCross, crossPieces, distinctPlays, place } from "../../static/js/games/cross.js";
 import { trainLayout } from "../../static/js/games/mexican_train.js";
 import { platePosition, relativeSeat } from "../../static/js/seating.js";
 
@@ -140,4 +140,44 @@ test("the newest tile played is the last 'played' of the current round in the lo
   assert.deepEqual(lastPlayed([played([1, 1]), { type: "passed" }, played([1, 2]), { type: "seated" }]).tile,
     [1, 2]);
   assert.equal(lastPlayed([played([1, 1]), { type: "round_over" }, { type: "dealt" }]), null);
+});
+
+test("a long Cross round turns its arms to fit the board: drawn big on wide and narrow boards", () => {
+  const lengths = { n: 4, e: 7, s: 5, w: 6 };
+  for (const [w, hgt] of [[990, 560], [359, 330]]) {
+    const best = bestCross(lengths, w, hgt);
+    const box = bbox(crossPieces(lengths, best.ns, best.ew));
+    const share = ((box.x1 - box.x0) * best.scale * (box.y1 - box.y0) * best.scale) / (w * hgt);
+    assert.ok(share >= 0.45, `${w}x${hgt}: the cross covers ${share.toFixed(2)} of the board`);
+    // the fixed runs drawn before (3 and 6 on a wide board, 4 and 3 on a tall one) were smaller
+    const fixed = w >= hgt ? [3, 6] : [4, 3];
+    const old = bbox(crossPieces(lengths, ...fixed));
+    const oldScale = Math.min(w / (old.x1 - old.x0 + U), hgt / (old.y1 - old.y0 + U));
+    assert.ok(best.scale > oldScale * 1.15, `${w}x${hgt}: ${best.scale} against ${oldScale}`);
+    noOverlaps(crossPieces(lengths, best.ns, best.ew), `${w}x${hgt}`);
+  }
+});
+
+test("Cross asks which arm only when the arms lead to different boards", () => {
+  const arm = (end, n) => ({ end, tiles: Array.from({ length: n }, () => [end, end]) });
+  const play = (a, tile) => ({ kind: "play", tile, arm: a });
+  // the cross: every empty side shows the spinner's 5; [5|2] on any of them is the same board
+  const empty = { n: arm(5, 0), e: arm(5, 0), s: arm(5, 0), w: arm(5, 0) };
+  const acts = ["n", "e", "s", "w"].map((a) => play(a, [2, 5]));
+  assert.deepEqual(distinctPlays(acts, empty).map((a) => a.arm), ["n"]);
+  // later: two arms end in 3, one in 4; [3|4] on a 3-arm leaves 4,4; on the 4-arm 3,3
+  const later = { n: arm(3, 2), e: arm(3, 1), s: arm(4, 3), w: arm(6, 1) };
+  const plays = [play("n", [3, 4]), play("e", [3, 4]), play("s", [3, 4])];
+  assert.deepEqual(distinctPlays(plays, later).map((a) => a.arm).sort(), ["e", "s"],
+    "one question, two answers: the shorter of the alike arms, and the other board");
+  assert.deepEqual(distinctPlays([{ kind: "play", tile: [6, 6] }], empty).length, 1);
+});
+
+test("a target's label stays inside its place: turned up in a standing one, squeezed if long", () => {
+  assert.deepEqual(labelFit("Kiri", 2 * U, U), { turned: false, length: null });
+  const south = labelFit("Selatan", U, 2 * U); // a tile's width: the words go along its length
+  assert.equal(south.turned, true);
+  assert.ok(south.length === null || south.length <= 2 * U - 8);
+  const long = labelFit("Pasang di sini sekarang", 2 * U, U);
+  assert.equal(long.length, 2 * U - 8);
 });
