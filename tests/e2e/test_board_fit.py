@@ -112,7 +112,8 @@ def cross_move(page, seen: dict) -> None:
     tiles.first.click()
     asked = page.locator(".choice")
     page.wait_for_function(
-        "v => document.querySelector('.choice') || document.querySelector('.table-page').dataset.v !== v",
+        "v => !!document.querySelector('.choice')"
+        " || document.querySelector('.table-page').dataset.v !== v",
         arg=before,
     )
     if asked.count():

@@ -3,6 +3,8 @@ count for a spectator, and no raw key or English on an Indonesian page (``assert
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .conftest import PHONE, assert_words, shot
@@ -47,3 +49,39 @@ def test_a_spectator_sees_every_hands_count(new_page):
     assert player.locator(".plate .plate-backs").count() == 3  # a player's own hand is in view
     assert_words(watcher, "spectator")
     shot(watcher, "gaple-spectator-desktop")
+
+
+def test_sentences_about_you_agree_in_english_and_moon_passes_read_pas(new_page):
+    """Moon in English: the viewer's team is "Your team", never "Team You & ..."; no sentence
+    says "You wins" or "1 tiles". In Indonesian a bidding pass is "pas", as its button."""
+    page = new_page("Rina", lang="en")
+    open_vs_bots(page, "moon")
+    sides = page.locator(".moon-sides")
+    sides.wait_for()
+    assert "Your team, with Bot 3" in sides.inner_text()
+    play_until([page], lambda: page.locator(".log li").count() >= 12, timeout=90)
+    text = page.locator("body").inner_text()
+    assert "Team You" not in text
+    assert not re.search(r"\bYou (pays|wins|is|wants)\b", text), text
+    assert not re.search(r"\b1 (tiles|points|pips|rounds|chips)\b", text), text
+    page.select_option("#lang", "id")
+    page.wait_for_function("document.documentElement.lang === 'id'")
+    page.click(".tab[data-tab=history]")
+    log = page.locator(".log").inner_text()
+    passes = page.evaluate("window.meja.view.bids.filter(b => b.value === null).length")
+    assert " lewat" not in log, log  # Moon has no Lewat: its pass is "Pas"
+    assert passes == 0 or " pas" in log, log
+    assert_words(page, "moon history")
+
+
+def test_a_gaple_round_logs_its_end_once(new_page):
+    """A chips table ends its "match" with every round (G-12): the history says "Ronde
+    selesai", not also "Permainan selesai"."""
+    page = new_page("Dewi")
+    open_vs_bots(page, "gaple")
+    play_until([page], lambda: page.locator(".log li.ev-round_over").count() > 0, timeout=120)
+    page.wait_for_function("document.querySelectorAll('.log li.ev-round_over').length > 0")
+    log = page.locator(".log").inner_text()
+    assert "Ronde selesai" in log
+    assert "Permainan selesai" not in log, log
+    assert_words(page, "gaple after a round")
