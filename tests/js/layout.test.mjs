@@ -181,3 +181,11 @@ test("a target's label stays inside its place: turned up in a standing one, sque
   const long = labelFit("Pasang di sini sekarang", 2 * U, U);
   assert.equal(long.length, 2 * U - 8);
 });
+
+test("a tall board gives each train more lines rather than hiding its older tiles", () => {
+  const phone = trainLayout(3, 8, 359, 400); // two players on a phone: three rows
+  assert.ok(phone.lines >= 2, `${phone.lines} lines`);
+  assert.ok(phone.visible >= 6, `${phone.visible} tiles shown`);
+  assert.ok(phone.height * phone.scale <= 400 + 1e-6);
+  assert.equal(trainLayout(9, 6, 359, 350).lines, 1, "eight players: one line each");
+});
