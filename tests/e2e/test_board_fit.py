@@ -56,9 +56,16 @@ def open_table(page, game: str, seats: int) -> str:
 
 
 def measure(page, size) -> dict:
+    """The layout at ``size``, once the page has drawn it again (after a resize settles, the
+    plates and the board are redrawn: wait until two looks agree)."""
     page.set_viewport_size(size)
-    page.wait_for_timeout(400)  # the board is drawn again after a resize settles
-    return page.evaluate(MEASURE)
+    before, end = None, time.monotonic() + 10
+    while True:
+        page.wait_for_timeout(250)
+        now = page.evaluate(MEASURE)
+        if now == before or time.monotonic() > end:
+            return now
+        before = now
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6, 8])
