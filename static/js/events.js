@@ -26,8 +26,10 @@ export function objectName(seat, ctx) {
 }
 
 /**
- * The history line of an event, or "" for one that says nothing new: a table played for chips
- * ends its "match" with every round (G-12), and the round's own line already says so.
+ * The history line of an event, or "" for one that says nothing new: the table's end of a
+ * match (`table_over`) follows the game's own last event, which already says it (a points
+ * game's `match_over`; Gaple's `round_over`, as a table played for chips plays one round a
+ * match, G-12). That is also why a chips table's match starts as a round.
  */
 export function describeEvent(ev, ctx) {
   const name = ctx.seatName(ev.seat);
@@ -68,8 +70,8 @@ export function describeEvent(ev, ctx) {
     case "timeout": return t("ev.timeout", { name: table(ev, ctx) });
     case "seated": return t("ev.seated", { name: ev.name || table(ev, ctx) });
     case "left": return t("ev.left", { n: ev.table_seat + 1 });
-    case "match_started": return t("ev.match_started", { n: ev.match_no });
-    case "table_over": return ctx.chips?.() ? "" : t("ev.table_over");
+    case "match_started": return t(ctx.chips?.() ? "ev.round_start" : "ev.match_started", { n: ev.match_no });
+    case "table_over": return "";
     case "away": return about("ev.away", meAtTable, { name: table(ev, ctx) });
     case "back": return about("ev.back", meAtTable, { name: table(ev, ctx) });
     case "rematch": return about("ev.rematch", meAtTable, { name: table(ev, ctx) });

@@ -41,7 +41,7 @@ test("every kind of event has words in both languages", () => {
   const kinds = ["played", "passed", "lewat", "drew", "bid", "trump", "contract", "widow_taken",
     "discarded", "trick_won", "all_passed", "dealt", "round_started", "engine_placed", "ended_turn",
     "round_over", "match_over", "timeout", "seated", "leaving", "left", "match_started",
-    "table_over", "away", "back", "rematch", "created"];
+    "away", "back", "rematch", "created"];
   for (const lang of ["id", "en"]) {
     setLang(lang);
     for (const type of kinds) {
@@ -92,10 +92,14 @@ test("numbers agree: 1 tile, 2 tiles; Indonesian nouns do not change", () => {
   assert.equal(about("moon.team_of", false, { a: "Budi", b: "Bot 3" }), "Tim Budi & Bot 3");
 });
 
-test("Moon's bidding pass reads as its button (Pas); a chips round logs no Game over", () => {
+test("Moon's bidding pass reads as its button (Pas); a match's end is said once", () => {
   setLang("id");
   assert.equal(describeEvent({ type: "passed", seat: 1 }, { ...ctx, game: () => "moon" }), "Budi pas");
   assert.equal(describeEvent({ type: "passed", seat: 1 }, { ...ctx, game: () => "gaple" }), "Budi lewat");
+  // the game's own match_over (or Gaple's round_over) says it; the table's end adds nothing
   assert.equal(describeEvent({ type: "table_over" }, { ...ctx, chips: () => true }), "");
-  assert.equal(describeEvent({ type: "table_over" }, { ...ctx, chips: () => false }), "Permainan selesai");
+  assert.equal(describeEvent({ type: "table_over" }, { ...ctx, chips: () => false }), "");
+  assert.equal(describeEvent({ type: "match_started", match_no: 3 }, { ...ctx, chips: () => true }),
+    "Ronde 3 dimulai");
+  assert.equal(describeEvent({ type: "match_started", match_no: 2 }, ctx), "Pertandingan 2 dimulai");
 });
