@@ -85,3 +85,21 @@ def test_a_gaple_round_logs_its_end_once(new_page):
     assert "Ronde selesai" in log
     assert "Permainan selesai" not in log, log
     assert_words(page, "gaple after a round")
+
+
+def test_the_phone_language_menu_names_every_language_in_full(new_page):
+    """On a phone the header shows the chosen language's code; the menu it opens names each
+    language in full, and lies on the screen over that code."""
+    page = new_page("Rina", viewport=PHONE)
+    code = page.locator("#lang-code")
+    assert code.inner_text().startswith("ID")
+    options = page.evaluate("[...document.querySelectorAll('#lang option')].map(o => o.text)")
+    assert options == ["Bahasa Indonesia", "English"]
+    box = page.locator("#lang").bounding_box()
+    shown = code.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert abs(box["x"] - shown["x"]) < 2 and abs(box["width"] - shown["width"]) < 2, (box, shown)
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert code.inner_text().startswith("EN")
+    shot(page, "lobby-phone-language")
