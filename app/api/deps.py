@@ -42,13 +42,16 @@ ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothi
 class ErrorBody(BaseModel):
     """Every error answer of the REST API (the socket's error message is its own): a stable
     ``code`` the clients translate, an English ``detail`` for people reading logs, and for a
-    refused field its location (``["body", "name"]``) and every validation error."""
+    refused field its location (``["body", "name"]``), every validation error and the limits
+    of the rule it broke (``min``, ``max``), so the client's words say the server's numbers."""
 
     code: str
     detail: str
     request_id: str
     field: list[str | int] | None = None
     errors: list[dict[str, Any]] | None = None
+    min: int | None = None  # a refused field: the rule's limits, e.g. name_length 2 and 24
+    max: int | None = None
     retry_after: int | None = None  # 429: seconds, as the Retry-After header
     next_at: str | None = None  # a refused chip claim: when it opens again
 
@@ -185,7 +188,8 @@ def install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, exc: AccountError) -> JSONResponse:
-        return error(request, _body(exc.code, exc.message, exc.field), exc.status)
+        body = _body(exc.code, exc.message, exc.field, exc.limits)
+        return error(request, body, exc.status)
 
     @app.exception_handler(AdminError)
     async def admin_error(request: Request, exc: AdminError) -> JSONResponse:
@@ -198,6 +202,9 @@ def install_errors(app: FastAPI) -> None:
 
 # The metrics' code of an answer without one of its own (FastAPI's 404, 405, ...).
 STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 422: "invalid_request"}
+# A validation error's limits (its ``ctx``: ours, or pydantic's own names) as ``min``/``max``.
+LIMITS = {"min": "min", "max": "max", "min_length": "min", "max_length": "max"}
+LIMITS |= {"ge": "min", "le": "max"}
 
 
 def error(
@@ -221,15 +228,25 @@ def uniform(body: dict[str, Any], status: int) -> dict[str, Any]:
     if isinstance(detail, list) and detail:
         first = detail[0]
         out = {**body, "code": first.get("type"), "detail": first.get("msg", "")}
+        ctx = first.get("ctx") or {}
+        for key, limit in LIMITS.items():
+            if isinstance(ctx.get(key), int) and not isinstance(ctx[key], bool):
+                out[limit] = ctx[key]
         return {**out, "field": list(first.get("loc", ())), "errors": detail}
     return {**body, "code": body.get("code") or STATUS_CODES.get(status, f"http_{status}")}
 
 
-def _body(code: str, message: str, field: str | None) -> dict[str, Any]:
-    """A refusal's body; one of a field names it like FastAPI's own validation."""
+def _body(
+    code: str, message: str, field: str | None, limits: dict[str, int] | None = None
+) -> dict[str, Any]:
+    """A refusal's body; one of a field names it like FastAPI's own validation (its limits
+    in the error's ``ctx``, as pydantic puts them)."""
     if field is None:
         return {"detail": message, "code": code}
-    return {"detail": [{"loc": ["body", *field.split(".")], "msg": message, "type": code}]}
+    error: dict[str, Any] = {"loc": ["body", *field.split(".")], "msg": message, "type": code}
+    if limits:
+        error["ctx"] = limits
+    return {"detail": [error]}
 
 
 def _retry(status: int) -> dict[str, str] | None:

@@ -6,7 +6,8 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.services.players import BadName, check_name
+from app.services import accounts
+from app.services.players import NAME_LIMITS, BadName, check_name
 
 from .deps import Live, Player, answers
 from .limits import by_address
@@ -23,11 +24,12 @@ class NewPlayer(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        """422 naming the field, its ``type`` the reason: ``bad_name`` or ``bot_name``."""
+        """422 naming the field, its ``type`` the reason (``name_length`` with the limits in
+        its ``ctx``, ``bad_name``, ``bot_name``)."""
         try:
             return check_name(value)
         except BadName as e:
-            raise PydanticCustomError(e.code, e.message) from None
+            raise PydanticCustomError(e.code, e.message, e.limits) from None
 
 
 @router.post("", status_code=201, response_model=SignedIn, dependencies=[by_address("signup")])
@@ -36,6 +38,30 @@ async def register(body: NewPlayer, request: Request, response: Response, live: 
     token for other clients (``Authorization: Bearer``; on the socket too). Rate limited per
     client address (429 ``rate_limited``)."""
     return signed_in(response, request, *await live.accounts.guest(body.name))
+
+
+class Limits(BaseModel):
+    min: int
+    max: int
+
+
+class NameRules(BaseModel):
+    """The lengths the server accepts; the page's hints and error texts show these numbers."""
+
+    name: Limits
+    username: Limits
+    password: Limits
+
+
+@router.get("/rules", response_model=NameRules)
+async def rules() -> NameRules:
+    """The limits of a display name, a username and a password: one source for the server's
+    checks, its error bodies (``min``, ``max``) and the page's hints."""
+    return NameRules(
+        name=Limits(**NAME_LIMITS),
+        username=Limits(**accounts.USERNAME_LIMITS),
+        password=Limits(**accounts.PASSWORD_LIMITS),
+    )
 
 
 @router.get("/me", response_model=PlayerOut)

@@ -46,16 +46,28 @@ from app.services import money
 from app.services.players import BadName, Players, check_name
 from app.services.sessions import AuthError, Issued, Sessions, revoke_sessions
 
-USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,24}")
+USERNAME_MIN, USERNAME_MAX = 3, 24
+USERNAME_LIMITS = {"min": USERNAME_MIN, "max": USERNAME_MAX}
+USERNAME = re.compile(rf"[A-Za-z0-9_.-]{{{USERNAME_MIN},{USERNAME_MAX}}}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
+PASSWORD_LIMITS = {"min": PASSWORD_MIN, "max": PASSWORD_MAX}
 
 
 class AccountError(Exception):
-    """A refused account request: its HTTP status, stable code and, for a 422, the field."""
+    """A refused account request: its HTTP status, stable code and, for a 422, the field and
+    the rule's ``limits`` (``{"min", "max"}``) that the client's words show."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        field: str | None = None,
+        limits: dict[str, int] | None = None,
+    ):
         super().__init__(message)
         self.status, self.code, self.message, self.field = status, code, message, field
+        self.limits = limits
 
 
 def check_username(username: str) -> str:
@@ -65,6 +77,7 @@ def check_username(username: str) -> str:
             "bad_username",
             "a username has 3 to 24 letters (a-z), digits and _ - . only",
             "username",
+            USERNAME_LIMITS,
         )
     return username
 
@@ -72,11 +85,19 @@ def check_username(username: str) -> str:
 def check_password(password: str, field: str = "password") -> str:
     if len(password) < PASSWORD_MIN:
         raise AccountError(
-            422, "weak_password", f"a password has at least {PASSWORD_MIN} characters", field
+            422,
+            "weak_password",
+            f"a password has at least {PASSWORD_MIN} characters",
+            field,
+            PASSWORD_LIMITS,
         )
     if len(password) > PASSWORD_MAX:
         raise AccountError(
-            422, "long_password", f"a password has at most {PASSWORD_MAX} characters", field
+            422,
+            "long_password",
+            f"a password has at most {PASSWORD_MAX} characters",
+            field,
+            PASSWORD_LIMITS,
         )
     if password.casefold() in common_passwords():
         raise AccountError(
@@ -140,7 +161,7 @@ class Accounts:
             try:
                 name = check_name(username)
             except BadName as e:
-                raise AccountError(422, e.code, e.message, "username") from None
+                raise AccountError(422, e.code, e.message, "username", e.limits) from None
         hashed = await self._hash(password)
         try:
             with money.reachable("accounts cannot be used"):

@@ -18,6 +18,7 @@ from app.services import money
 from app.store.keys import Keys
 
 NAME_MIN, NAME_MAX = 2, 24
+NAME_LIMITS = {"min": NAME_MIN, "max": NAME_MAX}
 NAME_EXTRA = " _-.'"
 # Letters of other scripts drawn like the Latin ones of "bot" (after casefolding); NFKC
 # already folds the fullwidth and mathematical ones (Ｂｏｔ, 𝐁𝐨𝐭).
@@ -26,11 +27,12 @@ BOT_LIKE = re.compile(r"b[o0]t(\d|$)")  # bots are "Bot 1", "Bot 2", ... (servic
 
 
 class BadName(ValueError):
-    """A refused display name; ``code``: ``bad_name`` or ``bot_name`` (it imitates a bot)."""
+    """A refused display name; ``code``: ``name_length`` (with the rule's ``limits``, which the
+    client puts in its words), ``bad_name`` (a character) or ``bot_name`` (it imitates a bot)."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, limits: dict[str, int] | None = None):
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message, self.limits = code, message, limits
 
 
 def check_name(name: str) -> str:
@@ -42,7 +44,7 @@ def check_name(name: str) -> str:
         raise BadName("bad_name", "a name is one line of plain spaces and characters")
     name = " ".join(name.split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise BadName("bad_name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
+        raise BadName("name_length", f"a name has {NAME_MIN} to {NAME_MAX} characters", NAME_LIMITS)
     if not all(c.isalnum() or c in NAME_EXTRA for c in name) or not any(c.isalnum() for c in name):
         raise BadName("bad_name", "a name uses letters, digits, spaces and _ - . ' only")
     if BOT_LIKE.match(_skeleton(name)):

@@ -9,6 +9,35 @@ import { errorText } from "./errors.js";
 
 const MODES = ["guest", "login", "register"];
 
+// The server's limits of a name, a username and a password (GET /api/players/rules): the
+// inputs and the hints say the numbers the server checks, and its refusals carry the same.
+let rules = null;
+let asked = null;
+function loadRules() {
+  asked ??= api.rules().then((r) => { rules = r; return r; }, () => { asked = null; return null; });
+  return asked;
+}
+
+/** Put the limits on the inputs and in the hints under root (a form already on screen keeps
+ * what is typed in it). */
+function applyRules(root) {
+  if (!rules) return;
+  const inputs = [["name", rules.name], ["username", rules.username], ["password", rules.password],
+    ["new", rules.password]];
+  for (const [name, rule] of inputs) {
+    for (const el of root.querySelectorAll(`input[name=${name}]`)) {
+      el.minLength = rule.min;
+      el.maxLength = rule.max;
+    }
+  }
+  for (const el of root.querySelectorAll("[data-hint=name]")) el.textContent = t("welcome.name_rule", rules.name);
+  for (const el of root.querySelectorAll("[data-hint=account]")) {
+    el.textContent = t("account.rules", {
+      umin: rules.username.min, umax: rules.username.max, pmin: rules.password.min,
+    });
+  }
+}
+
 // An open account menu closes on a click anywhere else, or on Escape.
 function closeMenus(e) {
   for (const box of document.querySelectorAll(".account-box")) {
@@ -27,14 +56,17 @@ function field(name, label, attrs = {}) {
 }
 
 function passwordField(name, label, autocomplete) {
-  return field(name, label, { type: "password", minlength: 8, maxlength: 256, autocomplete });
+  return field(name, label, { type: "password", autocomplete });
 }
 
 function usernameField() {
   return field("username", t("account.username"), {
-    minlength: 3, maxlength: 24, autocomplete: "username", autocapitalize: "none", spellcheck: "false",
+    autocomplete: "username", autocapitalize: "none", spellcheck: "false",
   });
 }
+
+/** The account rules' hint: its words come with the limits (applyRules). */
+function accountHint() { return h("p", { class: "hint", "data-hint": "account" }); }
 
 /** A form that sends `submit(values)` and shows the refusal's words under it. */
 function form(cls, fields, button, submit) {
@@ -47,7 +79,7 @@ function form(cls, fields, button, submit) {
       go.disabled = true;
       try {
         await submit(Object.fromEntries(fields.map((f) => [f.name, f.value])));
-      } catch (ex) { err.textContent = ex?.local ?? errorText(ex); } finally { go.disabled = false; }
+      } catch (ex) { err.textContent = errorText(ex); } finally { go.disabled = false; }
     },
   }, fields, go, err);
   return el;
@@ -64,12 +96,11 @@ export function welcome(main, done, mode = "guest") {
     }, t(`welcome.tab.${m}`))));
     let body;
     if (mode === "guest") {
-      const name = field("name", t("welcome.name"), { minlength: 2, maxlength: 24, autocomplete: "nickname" });
+      const name = field("name", t("welcome.name"), { autocomplete: "nickname" });
       body = [h("p", {}, t("welcome.text")), form("welcome-form", [name], t("welcome.go"), async ({ name: n }) => {
-        if (n.trim().length < 2 || n.trim().length > 24) throw { local: t("welcome.bad_name") };
-        await api.register(n.trim());
+        await api.register(n); // the server checks it, and says what is wrong (err.name_length)
         done();
-      })];
+      }), h("p", { class: "hint", "data-hint": "name" })];
     } else if (mode === "login") {
       const user = usernameField();
       const pass = passwordField("password", t("account.password"), "current-password");
@@ -83,13 +114,15 @@ export function welcome(main, done, mode = "guest") {
       body = [h("p", {}, t("welcome.register_text")), form("welcome-form", [user, pass], t("account.register"), async (v) => {
         await api.signUp(v.username, v.password);
         done();
-      }), h("p", { class: "hint" }, t("account.rules"))];
+      }), accountHint()];
     }
     card.replaceChildren(h("h1", {}, t("welcome.title")), h("p", { class: "tagline" }, t("app.tagline")), tabs, ...body);
+    applyRules(card);
     card.querySelector("input")?.focus();
   };
   draw();
   main.append(card);
+  if (!rules) loadRules().then(() => applyRules(card));
   return { destroy() { card.remove(); }, rerender: draw };
 }
 
@@ -134,18 +167,19 @@ export function accountMenu(me, { changed, toast }) {
 }
 
 function saveDialog(changed, toast) {
-  dialog(t("account.save"), (close) => h("div", {}, h("p", {}, t("account.save_text")),
+  const box = dialog(t("account.save"), (close) => h("div", {}, h("p", {}, t("account.save_text")),
     form("dialog-form", [usernameField(), passwordField("password", t("account.password"), "new-password")],
       t("account.save_go"), async (v) => {
         await api.signUp(v.username, v.password);
         close();
         toast(t("account.saved"));
         changed();
-      }), h("p", { class: "hint" }, t("account.rules"))));
+      }), accountHint()));
+  loadRules().then(() => applyRules(box));
 }
 
 function passwordDialog(changed, toast) {
-  dialog(t("account.change_password"), (close) => form("dialog-form", [
+  const box = dialog(t("account.change_password"), (close) => form("dialog-form", [
     passwordField("old", t("account.old_password"), "current-password"),
     passwordField("new", t("account.new_password"), "new-password"),
   ], t("account.change_go"), async (v) => {
@@ -154,4 +188,5 @@ function passwordDialog(changed, toast) {
     toast(t("account.password_changed"));
     changed();
   }));
+  loadRules().then(() => applyRules(box));
 }

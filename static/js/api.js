@@ -61,6 +61,8 @@ const tablePath = (id) => `/api/tables/${encodeURIComponent(id)}`;
 export const api = {
   games: () => call("GET", "/api/games"),
   register: (name) => call("POST", "/api/players", { name }),
+  /** The limits of a name, a username and a password: the hints say the server's numbers. */
+  rules: () => send("GET", "/api/players/rules"),
   /** A new account, or (signed in as a guest) that guest saved as an account. */
   signUp: (username, password) => call("POST", "/api/accounts", { username, password }),
   logIn: (username, password) => send("POST", "/api/session", { username, password }),

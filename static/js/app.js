@@ -5,7 +5,7 @@
 // (#/admin/..., admin.js; /admin redirects there).
 
 import { h, clear } from "./dom.js";
-import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
+import { t, count, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { accountMenu, welcome } from "./account.js";
 import { mountLobby } from "./lobby.js";
@@ -21,7 +21,6 @@ const main = document.getElementById("main");
 let screen = null;
 let me = null;
 let reopen = null; // refreshes the header when the next daily bonus opens
-const PHONE = matchMedia("(max-width: 700px)"); // as the stylesheet's phone layout
 
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
@@ -50,7 +49,7 @@ function header() {
   if (me) {
     const n = me.balance ?? 0;
     // a phone shows the number alone, so the language names fit beside it
-    chips.replaceChildren(h("span", { class: "chips-long" }, `● ${t("chips.n", { n })}`),
+    chips.replaceChildren(h("span", { class: "chips-long" }, `● ${count("chips.n", n)}`),
       h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`));
     chips.title = t("chips");
     who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
@@ -62,13 +61,11 @@ function header() {
   if (!sel.options.length) {
     for (const [code, name] of LANGS) sel.append(h("option", { value: code, title: name }, name));
     sel.addEventListener("change", () => setLang(sel.value));
-    PHONE.addEventListener("change", header);
   }
-  // a phone names the languages by their codes (ID, EN): the full names do not fit beside
-  // the chips, the bonus and the account
-  for (const [i, [code, name]] of LANGS.entries()) {
-    sel.options[i].textContent = PHONE.matches ? code.toUpperCase() : name;
-  }
+  // the menu names each language in full; a phone shows the chosen one's code in its place
+  // (the full names do not fit beside the chips, the bonus and the account), the select
+  // itself lying unseen over it, so a tap still opens the whole menu
+  document.getElementById("lang-code").textContent = getLang().toUpperCase();
   sel.value = getLang();
   document.title = `Meja · ${t("app.tagline")}`;
 }

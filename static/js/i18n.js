@@ -1,5 +1,8 @@
 // Every visible string, one dictionary per language. Bahasa Indonesia first, English second.
 // t("key", {name: "x"}) fills {name}; a missing key shows as ⟦key⟧ so tests can catch it.
+// Sentences that depend on number or person have a form per case under the same key, in both
+// languages: "<key>.one" for exactly one ("1 tile"), "<key>.you" when the subject is the viewer
+// ("You pay", against "Budi pays"); count() and about() pick the form.
 
 import id from "./lang/id.js";
 import en from "./lang/en.js";
@@ -37,7 +40,17 @@ export function t(key, params) {
   const text = DICTS[lang][key];
   if (text === undefined) return `⟦${key}⟧`;
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? fmt(params[k]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? fmt(params[k]) : m));
 }
 
 export function has(key) { return key in DICTS[lang]; }
+
+/** A sentence about a number `n`: the key's ".one" form for exactly one, else the key. */
+export function count(key, n, params) {
+  return t(n === 1 && has(`${key}.one`) ? `${key}.one` : key, { ...params, n });
+}
+
+/** A sentence about a player: the key's ".you" form when `you` (the viewer), else the key. */
+export function about(key, you, params) {
+  return t(you && has(`${key}.you`) ? `${key}.you` : key, params);
+}

@@ -40,7 +40,8 @@ export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, o
   const tabs = [["history", "table.history"], ...(onChat ? [["chat", "table.chat"]] : [])];
   const body = tab === "history"
     ? h("ol", { class: "log" }, log.length
-      ? log.slice().reverse().map((ev) => h("li", { class: `ev ev-${ev.type}` }, describe(ev)))
+      ? log.slice().reverse().map((ev) => [ev, describe(ev)]).filter(([, text]) => text)
+        .map(([ev, text]) => h("li", { class: `ev ev-${ev.type}` }, text))
       : h("li", { class: "muted" }, t("table.history.empty")))
     : h("div", { class: "chat" },
       h("ol", { class: "chat-log" }, chat.length

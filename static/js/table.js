@@ -7,7 +7,7 @@
 // board last, so it measures its box after the plates and hand have taken their room).
 
 import { h, clear, sameTile, slot } from "./dom.js";
-import { t, fmt } from "./i18n.js";
+import { t, fmt, count } from "./i18n.js";
 import { tileSvg, backsSvg } from "./tiles.js";
 import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
@@ -26,6 +26,7 @@ const MAX_LOG = 200;
 const MAX_CHAT = 100;
 const ROUND_PANEL_MS = 15000;
 const FLASH_MS = 2600;
+const PHONE = globalThis.matchMedia?.("(max-width: 700px)"); // as the stylesheet's phone layout
 
 /** Which regions draw each key of the state (a key not named here: every region). */
 const SHOWS = {
@@ -191,7 +192,11 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
 
   // ---- moves ------------------------------------------------------------------------------
   function legal() { return st.view?.legal || []; }
-  function tileActions(tile) { return legal().filter((a) => a.tile && sameTile(a.tile, tile)); }
+  /** The plays of a tile, one per different board they lead to (the game may merge alike ones). */
+  function tileActions(tile) {
+    const acts = legal().filter((a) => a.tile && sameTile(a.tile, tile));
+    return acts.length > 1 && game().choices ? game().choices(acts, st.view) : acts;
+  }
 
   function send(action) {
     if (!sock.isOpen) return;
@@ -207,7 +212,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
   }
 
   const ctx = {
-    t, fmt, seatName, tableSeatName, send, mySeat, tileActions,
+    t, fmt, seatName, tableSeatName, send, mySeat, tileActions, chips,
+    game: gameName,
+    myTableSeat() { return st.table?.you ?? null; },
     get selected() { return st.selected; },
     /** The page's event log, oldest first (the newest tile played is marked from it). */
     get log() { return st.log; },
@@ -285,22 +292,23 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
     return clockEl(st.table?.deadline || st.turnStart + limit * 1000, limit);
   }
 
-  function plate(seat, at, rel) {
+  function plate(seat, at) {
     const v = st.view;
     const info = seatInfo(seat);
     const extra = game().seatInfo(v, seat, ctx);
     const flags = [];
     if (info.bot) flags.push(h("span", { class: "tag" }, t("table.bot")));
     if (info.away) flags.push(h("span", { class: "tag tag-warn" }, t("table.away")));
-    const count = v.hand_counts ? v.hand_counts[seat] : null;
+    const tiles = v.hand_counts ? v.hand_counts[seat] : null;
     return h("div", {
       class: `plate pos-${at} ${v.to_act === seat && !isOver() ? "active" : ""} ${extra.cls || ""}`,
       "data-seat": seat,
     },
       h("div", { class: "plate-head" },
         h("span", { class: "plate-name" }, seatName(seat)), ...flags, clockFor(seat)),
-      rel !== 0 && count !== null ? h("div", { class: "plate-backs" }, backsSvg(count),
-        h("span", { class: "plate-count" }, t("table.tiles", { n: count }))) : null,
+      // every hand but the viewer's own shows its backs (a spectator sees all of them)
+      seat !== mySeat() && tiles !== null ? h("div", { class: "plate-backs" }, backsSvg(tiles),
+        h("span", { class: "plate-count" }, count("table.tiles", tiles))) : null,
       h("div", { class: "plate-lines" }, (extra.lines || []).map((x) => h("div", {}, x))),
       st.flashes.filter((f) => f.seat === seat).map((f, i) => h("div", {
         class: `flash ${f.cls}`, style: `top: ${-0.4 - 1.7 * i}rem`,
@@ -313,8 +321,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
     for (const box of Object.values(felt.seats)) clear(box);
     for (let seat = 0; seat < n; seat++) {
       const rel = relativeSeat(seat, mySeat(), n);
-      const at = platePosition(rel, n);
-      felt.seats[at].append(plate(seat, at, rel));
+      const at = platePosition(rel, n, !PHONE?.matches);
+      felt.seats[at].append(plate(seat, at));
     }
   }
 
@@ -450,7 +458,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
 
   const ticker = setInterval(() => tickClocks(el), 250);
   let resizeTimer = null;
-  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("board"), 120); };
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("plates", "board"), 120); };
   window.addEventListener("resize", onResize);
 
   function destroy() {

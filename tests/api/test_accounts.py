@@ -103,6 +103,10 @@ async def test_refused_sign_ups_name_the_field_and_change_nothing(
     assert r.status_code == 422, r.text
     body = r.json()
     assert (body["field"], body["code"]) == (["body", field], code)
+    limits = {"bad_username": (3, 24), "weak_password": (8, 256), "long_password": (8, 256)}
+    assert (body.get("min"), body.get("max")) == limits.get(
+        code, (None, None)
+    )  # the page says them
     async with srv.live.db() as s:
         assert (await s.execute(select(func.count()).select_from(PlayerRow))).scalar() == 0
 

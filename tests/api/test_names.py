@@ -43,6 +43,21 @@ async def test_names_are_kept_normalised(http, given, kept):
 
 
 async def test_other_bad_names_say_so(http):
-    for name in ("x", "a\nb", "<script>", "x" * 30):
+    for name in ("a\nb", "<script>", "__"):
         r = await http.post("/api/players", json={"name": name})
         assert r.status_code == 422 and r.json()["code"] == "bad_name", name
+        assert "min" not in r.json() and "max" not in r.json(), name
+
+
+async def test_a_name_of_the_wrong_length_says_the_rules_limits(http):
+    """The page words the refusal itself, from the code and the limits the body carries; the
+    same limits are what the page's hint reads (``GET /api/players/rules``)."""
+    rules = (await http.get("/api/players/rules")).json()
+    assert rules["name"] == {"min": 2, "max": 24}
+    for name in ("x", "x" * 25, " y "):
+        r = await http.post("/api/players", json={"name": name})
+        body = r.json()
+        assert r.status_code == 422, name
+        assert (body["code"], body["min"], body["max"]) == ("name_length", 2, 24), name
+        assert body["field"] == ["body", "name"]
+    assert (await http.post("/api/players", json={"name": "x" * 24})).status_code == 201

@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -220,12 +221,40 @@ def shot(page, name: str) -> Path:
     return path
 
 
+# What the page shows, the board's SVG words and the inputs' placeholders included.
+VISIBLE_TEXT = """() => {
+  const parts = [document.body.innerText];
+  for (const e of document.querySelectorAll('svg text, input[placeholder]')) {
+    if (e.getClientRects().length) parts.push(e.textContent || e.placeholder || '');
+  }
+  return parts.join('\\n');
+}"""
+# English that a server message or an untranslated sentence brings into an Indonesian page.
+ENGLISH = re.compile(
+    r"\b(error|value|invalid|required|characters|must|allowed|wrong|failed|went|pays?|wins?|"
+    r"tiles?|boneyard|game over|round over|your|you|the|and|of|to|is)\b",
+    re.IGNORECASE,
+)
+
+
+def assert_words(page, where: str = "") -> None:
+    """The page shows no dictionary key without an entry (``⟦key⟧``), and an Indonesian page no
+    English word (a server's message, a sentence left untranslated); every test may call it."""
+    text = page.evaluate(VISIBLE_TEXT)
+    assert "⟦" not in text, f"{where}: a key without a dictionary entry in {text!r}"
+    if page.evaluate("document.documentElement.lang") == "id":
+        found = sorted({m.lower() for m in ENGLISH.findall(text)})
+        assert not found, f"{where}: English on an Indonesian page: {found} in {text!r}"
+
+
 def screenshots(page, game: str) -> None:
-    """Desktop and phone pictures of a table in play; at phone size nothing is wider than the
-    screen and the hand is on it without scrolling."""
+    """Desktop and phone pictures of a table in play, each checked by ``assert_words``; at phone
+    size nothing is wider than the screen and the hand is on it without scrolling."""
+    assert_words(page, f"{game} desktop")
     shot(page, f"{game}-desktop")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(300)
+    assert_words(page, f"{game} phone")
     shot(page, f"{game}-phone")
     wide = page.evaluate("""[...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > innerWidth + 1)

@@ -7,20 +7,12 @@ import re
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, shot
+from .conftest import DESKTOP, PHONE, VISIBLE_TEXT, shot
 from .play import RESULT, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
 
 WORD = re.compile(r"[^\W\d_]{3,}")
-
-VISIBLE_TEXT = """() => {
-  const parts = [document.body.innerText];
-  for (const e of document.querySelectorAll('svg text, input[placeholder]')) {
-    if (e.getClientRects().length) parts.push(e.textContent || e.placeholder || '');
-  }
-  return parts.join('\\n');
-}"""
 
 
 def words(text: str) -> set[str]:

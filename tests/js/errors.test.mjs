@@ -19,3 +19,18 @@ test("a rate limit with its seconds says how long to wait, in both languages", (
   assert.equal(codeText("no_such_code", 5), "Something went wrong (code: no_such_code). Try again.");
   setLang("id");
 });
+
+test("a refused field is worded from its code and the rule's limits the body carries", () => {
+  const body = { code: "name_length", detail: "a name has 2 to 24 characters", min: 2, max: 24,
+    field: ["body", "name"] };
+  setLang("id");
+  assert.equal(errorText(new ApiError(422, body)), "Nama terdiri dari 2–24 karakter.");
+  assert.equal(errorText(new ApiError(422, { ...body, min: 3, max: 30 })), "Nama terdiri dari 3–30 karakter.");
+  assert.equal(errorText(new ApiError(422, { code: "weak_password", detail: "x", min: 8, max: 256 })),
+    "Kata sandi paling sedikit 8 karakter.");
+  assert.equal(errorText(new ApiError(422, { code: "string_too_long", detail: "x", max: 64 })),
+    "Terlalu panjang: paling banyak 64 karakter.");
+  setLang("en");
+  assert.equal(errorText(new ApiError(422, body)), "A name has 2–24 characters.");
+  setLang("id");
+});

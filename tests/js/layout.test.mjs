@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { U } from "../../static/js/tiles.js";
-import { bbox, fitViewBox, lastPlayed, pieceSize } from "../../static/js/games/common.js";
+import { bbox, fitViewBox, labelFit, lastPlayed, pieceSize } from "../../static/js/games/common.js";
 import { bestLayout, snake } from "../../static/js/games/gaple.js";
-import { place } from "../../static/js/games/cross.js";
+import { bestCross, crossPieces, distinctPlays, place } from "../../static/js/games/cross.js";
 import { trainLayout } from "../../static/js/games/mexican_train.js";
 import { platePosition, relativeSeat } from "../../static/js/seating.js";
 
@@ -103,9 +103,21 @@ test("Mexican Train rows shrink to a floor, then show only the newest tiles", ()
   assert.ok(wide.visible >= 3, "a short train is shown whole");
   const phone = trainLayout(9, 20, 360, 300);
   assert.equal(phone.narrow, true);
-  assert.equal(phone.scale, 0.62, "the floor");
   assert.ok(phone.visible >= 2 && phone.visible < 20, "older tiles give way to +k");
   assert.ok(phone.tilesX + 2 * U * phone.visible <= phone.width, "the shown tiles fit the row");
+  assert.ok(phone.height * phone.scale <= 300 + 1e-6, "every train fits the board's height");
+});
+
+test("eight players' trains are drawn big enough to read on a phone and on a desktop", () => {
+  // nine rows (eight trains and the Mexican Train) in the boards a phone and a desktop give
+  for (const [w, hgt, px] of [[359, 350, 0.7], [672, 392, 0.8]]) {
+    const lay = trainLayout(9, 6, w, hgt);
+    assert.ok(lay.scale >= px, `${w}x${hgt}: ${lay.scale} px per unit`);
+    assert.ok(lay.height * lay.scale <= hgt + 1e-6, "every train fits the height");
+    assert.ok(lay.visible >= 3, "each train shows its newest tiles");
+  }
+  const few = trainLayout(3, 4, 359, 350); // two players on a phone keep their names above
+  assert.equal(few.G.above, true);
 });
 
 test("seat plates sit around the board counted clockwise from the viewer", () => {
@@ -114,6 +126,10 @@ test("seat plates sit around the board counted clockwise from the viewer", () =>
   assert.deepEqual([0, 1, 2].map((s) => platePosition(s, 3)), ["bottom", "left", "right"]);
   assert.equal(platePosition(1, 2), "top");
   assert.deepEqual([1, 4, 7].map((s) => platePosition(s, 8)), ["top", "top", "top"]);
+  // a wide felt seats five or more on its sides: up the left, then down the right
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((s) => platePosition(s, 8, true)),
+    ["left", "left", "left", "left", "right", "right", "right"]);
+  assert.deepEqual([1, 2, 3, 4].map((s) => platePosition(s, 5, true)), ["left", "left", "right", "right"]);
   assert.equal(relativeSeat(1, null, 4), 1, "a spectator sees from seat 0");
 });
 
@@ -124,4 +140,52 @@ test("the newest tile played is the last 'played' of the current round in the lo
   assert.deepEqual(lastPlayed([played([1, 1]), { type: "passed" }, played([1, 2]), { type: "seated" }]).tile,
     [1, 2]);
   assert.equal(lastPlayed([played([1, 1]), { type: "round_over" }, { type: "dealt" }]), null);
+});
+
+test("a long Cross round turns its arms to fit the board: drawn big on wide and narrow boards", () => {
+  const lengths = { n: 4, e: 7, s: 5, w: 6 };
+  for (const [w, hgt] of [[990, 560], [359, 330]]) {
+    const best = bestCross(lengths, w, hgt);
+    const box = bbox(crossPieces(lengths, best.ns, best.ew));
+    const share = ((box.x1 - box.x0) * best.scale * (box.y1 - box.y0) * best.scale) / (w * hgt);
+    assert.ok(share >= 0.45, `${w}x${hgt}: the cross covers ${share.toFixed(2)} of the board`);
+    // the fixed runs drawn before (3 and 6 on a wide board, 4 and 3 on a tall one) were smaller
+    const fixed = w >= hgt ? [3, 6] : [4, 3];
+    const old = bbox(crossPieces(lengths, ...fixed));
+    const oldScale = Math.min(w / (old.x1 - old.x0 + U), hgt / (old.y1 - old.y0 + U));
+    assert.ok(best.scale > oldScale * 1.15, `${w}x${hgt}: ${best.scale} against ${oldScale}`);
+    noOverlaps(crossPieces(lengths, best.ns, best.ew), `${w}x${hgt}`);
+  }
+});
+
+test("Cross asks which arm only when the arms lead to different boards", () => {
+  const arm = (end, n) => ({ end, tiles: Array.from({ length: n }, () => [end, end]) });
+  const play = (a, tile) => ({ kind: "play", tile, arm: a });
+  // the cross: every empty side shows the spinner's 5; [5|2] on any of them is the same board
+  const empty = { n: arm(5, 0), e: arm(5, 0), s: arm(5, 0), w: arm(5, 0) };
+  const acts = ["n", "e", "s", "w"].map((a) => play(a, [2, 5]));
+  assert.deepEqual(distinctPlays(acts, empty).map((a) => a.arm), ["n"]);
+  // later: two arms end in 3, one in 4; [3|4] on a 3-arm leaves 4,4; on the 4-arm 3,3
+  const later = { n: arm(3, 2), e: arm(3, 1), s: arm(4, 3), w: arm(6, 1) };
+  const plays = [play("n", [3, 4]), play("e", [3, 4]), play("s", [3, 4])];
+  assert.deepEqual(distinctPlays(plays, later).map((a) => a.arm).sort(), ["e", "s"],
+    "one question, two answers: the shorter of the alike arms, and the other board");
+  assert.deepEqual(distinctPlays([{ kind: "play", tile: [6, 6] }], empty).length, 1);
+});
+
+test("a target's label stays inside its place: turned up in a standing one, squeezed if long", () => {
+  assert.deepEqual(labelFit("Kiri", 2 * U, U), { turned: false, length: null });
+  const south = labelFit("Selatan", U, 2 * U); // a tile's width: the words go along its length
+  assert.equal(south.turned, true);
+  assert.ok(south.length === null || south.length <= 2 * U - 8);
+  const long = labelFit("Pasang di sini sekarang", 2 * U, U);
+  assert.equal(long.length, 2 * U - 8);
+});
+
+test("a tall board gives each train more lines rather than hiding its older tiles", () => {
+  const phone = trainLayout(3, 8, 359, 400); // two players on a phone: three rows
+  assert.ok(phone.lines >= 2, `${phone.lines} lines`);
+  assert.ok(phone.visible >= 6, `${phone.visible} tiles shown`);
+  assert.ok(phone.height * phone.scale <= 400 + 1e-6);
+  assert.equal(trainLayout(9, 6, 359, 350).lines, 1, "eight players: one line each");
 });

@@ -3,7 +3,7 @@
 // payments, scores, tiles left). The geometry functions are pure (tested by node --test).
 
 import { h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { count, t } from "../i18n.js";
 import { U, tileSvg } from "../tiles.js";
 
 /** A piece's size in board units: {w, h} when given, else a tile lying flat or standing. */
@@ -44,14 +44,33 @@ export function fitSvg(content, box, cls, container, maxScale = 1) {
   }, content);
 }
 
+const LABEL_EM = 0.62; // a bold label's average letter width, in font sizes (15 px: .drop text)
+
+/**
+ * How a target's label fits its w x h place: along the long side (turned up in a standing
+ * place), squeezed to `length` units when its letters would run past the edge ("Selatan" in
+ * a tile's width).
+ */
+export function labelFit(label, w, hgt, font = 15) {
+  const turned = hgt > w;
+  const room = (turned ? hgt : w) - 8;
+  const natural = String(label).length * font * LABEL_EM;
+  return { turned, length: natural > room ? room : null };
+}
+
 /**
  * A place on the board to click: where the selected tile may go ("drop", gold) or an empty
  * place to come ("slot"). x, y: top-left corner; w, h: its size (a flat tile by default).
  */
 export function dropTarget({ x, y, w = 2 * U, h: hh = U, label, onclick, cls = "drop", data }) {
+  const fit = labelFit(label, w, hh);
   const g = s("g", { class: cls, transform: `translate(${x} ${y})`, onclick: onclick || null },
     s("rect", { width: w, height: hh, rx: 6 }),
-    s("text", { x: w / 2, y: hh / 2 + 6, "text-anchor": "middle" }, label));
+    s("text", {
+      x: w / 2, y: hh / 2 + 5, "text-anchor": "middle",
+      transform: fit.turned ? `rotate(-90 ${w / 2} ${hh / 2})` : null,
+      textLength: fit.length, lengthAdjust: fit.length ? "spacingAndGlyphs" : null,
+    }, label));
   for (const [k, v] of Object.entries(data || {})) g.setAttribute(`data-${k}`, v);
   return g;
 }
@@ -93,7 +112,7 @@ export function paymentsTable(payments, ctx) {
       h("td", {}, `${ctx.seatName(p.payer)} → ${ctx.seatName(p.payee)}`),
       h("td", { class: "num" }, ctx.fmt(p.amount)),
       h("td", { class: "muted" }, [
-        p.pips !== undefined && p.pips !== null ? t("result.pips", { n: p.pips }) : "",
+        p.pips !== undefined && p.pips !== null ? count("result.pips", p.pips) : "",
         p.shortfall ? ` · ${t("result.shortfall", { n: p.shortfall })}` : "",
       ]))))));
 }

@@ -2,7 +2,7 @@
 // chips per seat, Lewat (pass) and the round result with its multiplier and payments.
 
 import { h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { count, t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
 import { bbox, dropTarget, fitSvg, handTiles, lastPlayed, paymentsTable } from "./common.js";
 
@@ -101,7 +101,7 @@ export default {
   board,
   result,
   seatInfo(v, seat) {
-    return { lines: [t("table.stack", { n: v.stacks[seat] })] };
+    return { lines: [count("table.stack", v.stacks[seat])] };
   },
   subtitle(v) {
     return `${t("table.stake", { n: v.stake })} · ${t(v.field === "bet" ? "short.field.bet" : "short.field.normal")}`;

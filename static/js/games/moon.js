@@ -2,15 +2,17 @@
 // and the scores towards 21.
 
 import { h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { about, t } from "../i18n.js";
 import { U, tileGroup } from "../tiles.js";
 import { bbox, fitSvg, pointsResult, scoresTable, seatRows } from "./common.js";
-import { suitName } from "../events.js";
+import { objectName, suitName } from "../events.js";
 
 function sideName(v, side, ctx) {
   if (v.players === 4) {
     const seats = v.side_of.map((x, i) => [x, i]).filter(([x]) => x === side).map(([, i]) => i);
-    return t("moon.team_of", { a: ctx.seatName(seats[0]), b: ctx.seatName(seats[1]) });
+    const mine = seats.includes(ctx.mySeat());
+    const [a, b] = mine && seats[1] === ctx.mySeat() ? [seats[1], seats[0]] : seats;
+    return about("moon.team_of", mine, { a: ctx.seatName(a), b: ctx.seatName(b) });
   }
   return ctx.seatName(side);
 }
@@ -63,7 +65,7 @@ function board(v, ctx, container) {
   const info = h("div", { class: "moon-info" },
     h("div", { class: "moon-phase" }, t(`moon.phase.${v.phase}`)),
     v.contract !== null && v.contract !== undefined
-      ? h("div", {}, t("moon.contract", { name: ctx.seatName(v.bidder), bid: v.contract })) : null,
+      ? h("div", {}, t("moon.contract", { name: objectName(v.bidder, ctx), bid: v.contract })) : null,
     v.trump !== null && v.trump !== undefined && v.phase !== "trump"
       ? h("div", { class: "trump", "data-trump": v.trump }, t("moon.trump", { suit: suitName(v.trump) })) : null,
     v.widow_count ? h("div", {}, t("moon.widow", { n: v.widow_count })) : null,
@@ -75,7 +77,7 @@ function board(v, ctx, container) {
 
 function roundBlock(ev, v, ctx) {
   return h("div", {},
-    h("p", { class: "result-ending" }, t("moon.contract", { name: ctx.seatName(ev.bidder), bid: ev.contract }),
+    h("p", { class: "result-ending" }, t("moon.contract", { name: objectName(ev.bidder, ctx), bid: ev.contract }),
       " · ", t("moon.trump", { suit: suitName(ev.trump) })),
     scoresTable(seatRows([t("result.tricks"), t("result.round_score"), t("result.total")],
       ev.tricks.length, (i) => [ev.tricks[i], ev.deltas[i], ev.scores[i]]),
