@@ -54,7 +54,7 @@ class Quick:
 # Quick chat: short phrases and emotes by id (the browser's words: ``quick.<id>``). The chat's
 # path and rate limit; an id not listed is refused ``unknown_quick_chat``.
 QUICK_CHAT = frozenset(
-    {"hello", "nice", "hurry", "sorry", "thanks", "gg", "laugh", "wow", "angry", "clap"}
+    {"hello", "nice", "hurry", "sorry", "thanks", "gg", "laugh", "wow", "angry", "cool"}
 )
 
 
