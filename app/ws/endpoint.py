@@ -277,6 +277,7 @@ async def table_socket(ws: WebSocket) -> None:
     live.metrics.socket_connects.inc()
     conn = Conn(ws, who.player if who else None, settings, who.exp if who else None)
     code = 1000  # the server ended it (no such table), unless the connection says otherwise
+    present = False
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
@@ -288,6 +289,7 @@ async def table_socket(ws: WebSocket) -> None:
             return
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         conn.push({"type": "chat_log", "lines": await live.hub.recent_chat(tid)})
+        present = True
         await live.presence_keeper.arrive(tid, conn)
         code = await _serve(live, tid, conn)
     except WebSocketDisconnect as e:
@@ -295,8 +297,9 @@ async def table_socket(ws: WebSocket) -> None:
     finally:
         live.metrics.socket_closed(code)
         await live.hub.leave(tid, conn)
-        with contextlib.suppress(Exception):  # Redis gone: the member lapses by itself
-            await live.presence_keeper.depart(tid, conn)
+        if present:
+            with contextlib.suppress(Exception):  # Redis gone: the member lapses by itself
+                await live.presence_keeper.depart(tid, conn)
         await conn.stop()
         conn.linger()
 

@@ -369,10 +369,11 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     return h("div", { class: `hand-area ${myTurn ? "my-turn" : ""} ${off ? "offline" : ""}` },
       h("div", { class: "hand-bar" },
         h("span", { class: "turn-status", "data-my-turn": myTurn ? "1" : "0" }, status),
-        game().handNote?.(v, ctx), buttons),
+        game().handNote?.(v, ctx),
+        off && myTurn ? h("span", { class: "offline-note", role: "status" }, t("table.offline_hint")) : null,
+        buttons),
       choice,
       st.error ? h("div", { class: "refused", role: "alert" }, t("table.refused", { msg: st.error })) : null,
-      off && myTurn ? h("div", { class: "offline-note", role: "status" }, t("table.offline_hint")) : null,
       h("div", { class: "hand", "aria-label": t("table.your_hand") }, tiles));
   }
 
