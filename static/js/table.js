@@ -20,7 +20,7 @@ import { renderer } from "./games/index.js";
 import { platePosition, relativeSeat } from "./seating.js";
 import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
 
-const MAX_LOG = 200;
+const MAX_LOG = 200; // = HISTORY in app/services/table_views.py: a reload shows the same lines
 const MAX_CHAT = 100;
 const ROUND_PANEL_MS = 15000;
 const FLASH_MS = 2600;
