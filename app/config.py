@@ -241,6 +241,14 @@ class Settings(BaseSettings):
     rate_per_second: float = Field(default=10.0, gt=0)
     rate_burst: int = Field(default=20, ge=1)
     chat_max_chars: int = Field(default=200, ge=1, le=2000)
+    # A table's last chat lines are kept in Redis (Keys.chat) for a page that opens or comes
+    # back; the list expires once no line is said for chat_history_seconds.
+    chat_history_lines: int = Field(default=50, ge=1, le=500)
+    chat_history_seconds: int = Field(default=86400, ge=60)
+    # Presence (Keys.presence): each process refreshes its open sockets every quarter of this;
+    # a socket silent longer (the browser pings every 10 s, a quiet client answers the server's
+    # ping at ping_interval), or held by a process that died, counts as disconnected.
+    presence_seconds: float = Field(default=40.0, gt=0)
 
     @field_validator("database_url")
     @classmethod

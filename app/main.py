@@ -43,6 +43,7 @@ from .store.hub import Hub
 from .store.keys import Keys
 from .store.limits import moving_window
 from .store.outbox import OutboxConsumer
+from .store.presence import Presence
 from .store.tables import TableStore
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -54,6 +55,7 @@ class Live:
 
     def __init__(self, settings: Settings, redis, seeds: Callable[[str, int], int] | None, db=None):
         from .ws.endpoint import Watchdog, deliver, revoked
+        from .ws.presence import PresenceKeeper
 
         self.settings = settings
         self.redis = redis
@@ -105,6 +107,8 @@ class Live:
             on_control=lambda msg: revoked(self, msg),
         )
         self.watchdog = Watchdog(self.hub, settings)
+        self.presence = Presence(redis, self.keys, settings.presence_seconds)
+        self.presence_keeper = PresenceKeeper(self)
         self.sweeper = Sweeper(
             redis,
             self.keys,
@@ -136,6 +140,7 @@ def create_app(
             workers = [
                 asyncio.create_task(live.sweeper.forever()),
                 asyncio.create_task(live.buy_ins.forever()),
+                asyncio.create_task(live.presence_keeper.forever()),
             ]
             if settings.outbox_consumer:
                 workers.append(asyncio.create_task(live.outbox.run()))

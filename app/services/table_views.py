@@ -19,7 +19,10 @@ from app.store.tables import Snapshot, TableStore
 
 from . import table_doc as D
 
-RECENT = 16
+# A new socket's first state brings the table's last HISTORY events, the length of the browser's
+# history (static/js/table.js MAX_LOG), so a page that opens or reloads shows the lines a page
+# that stayed shows.
+HISTORY = 200
 SYNC_ANSWERS = 8  # cached sync answers per table version (from-version x seat)
 
 
@@ -68,15 +71,16 @@ class TableViews:
 
     async def sync_message(self, tid: str, pid: Any, since: int | None) -> dict | None:
         """A fresh ``state`` with the events after ``since`` (``gap`` when they are gone).
-        Without ``since`` (a new socket) the events of the last ``RECENT`` versions come with
-        it: the rules state keeps no display history, so this is what the client shows of the
-        moves just made."""
+        Without ``since`` (a new socket) the table's last ``HISTORY`` events come with it
+        (of its last ``HISTORY`` versions up to the state's: a move makes at least one event):
+        the rules state keeps no display history, so this is what the client's
+        history is rebuilt from. Events are public facts, the same for every socket."""
         snap = await self.store.snapshot(tid)
         if snap is None:
             return None
         events: list | None = []
         if since is None:
-            events = await self.store.recent_events(tid, snap.v, RECENT)
+            events = (await self.store.recent_events(tid, snap.v, HISTORY))[-HISTORY:]
         elif since < snap.v:
             got = await self.store.events_since(tid, since, snap.v)
             events = None if got is None else [e for _, es in got for e in es]

@@ -6,10 +6,11 @@ The control channel (``Keys.control``) carries messages for every process, hande
 
 A socket joins its table's channel here (the first local socket subscribes, the last one
 unsubscribes). Every compare-and-set publishes ``{"t", "v", "e"}`` (the new version and its
-public events); chat publishes ``{"t", "chat"}``. The hub records the latest version it heard
-for the store's cache, then hands the message to ``deliver(tid, message, sockets)``, serialised
-per table so sockets see versions in order. The payloads carry no view: each socket's view is
-computed locally for its own seat.
+public events); chat publishes ``{"t", "chat"}`` (and keeps the line, ``Keys.chat``);
+presence publishes ``{"t", "presence"}`` when a player's sockets come or go (presence.py).
+The hub records the latest version it heard for the store's cache, then hands the message to
+``deliver(tid, message, sockets)``, serialised per table so sockets see versions in order. The
+payloads carry no view: each socket's view is computed locally for its own seat.
 """
 
 from __future__ import annotations
@@ -80,8 +81,23 @@ class Hub:
             self._locks.pop(tid, None)
             await self._pubsub.unsubscribe(self.keys.channel(tid))
 
-    async def publish_chat(self, tid: str, chat: dict[str, Any]) -> None:
-        await self.redis.publish(self.keys.channel(tid), orjson.dumps({"t": tid, "chat": chat}))
+    async def publish_chat(
+        self, tid: str, chat: dict[str, Any], *, keep: int, keep_seconds: int
+    ) -> None:
+        """Say a chat line: kept among the table's last ``keep`` lines (for pages that open
+        later, ``recent_chat``) and published to every process, in one transaction."""
+        key = self.keys.chat(tid)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, orjson.dumps(chat))
+            pipe.ltrim(key, -keep, -1)
+            pipe.expire(key, keep_seconds)
+            pipe.publish(self.keys.channel(tid), orjson.dumps({"t": tid, "chat": chat}))
+            await pipe.execute()
+
+    async def recent_chat(self, tid: str) -> list[dict[str, Any]]:
+        """The table's kept chat lines, oldest first."""
+        lines: Any = await self.redis.lrange(self.keys.chat(tid), 0, -1)
+        return [orjson.loads(line) for line in lines]
 
     async def _run(self) -> None:
         while True:

@@ -31,6 +31,17 @@ class Keys:
         """The first result of a client command id (expires after a day)."""
         return f"{self.prefix}t:{{{tid}}}:cmd:{cmd}"
 
+    def chat(self, tid: str) -> str:
+        """List: the table's recent chat lines (JSON, oldest first), capped with LTRIM and
+        expiring when no line is said for a while, so a page that opens shows what was said."""
+        return f"{self.prefix}t:{{{tid}}}:chat"
+
+    def presence(self, tid: str) -> str:
+        """Sorted set: ``<player>/<process>`` -> when it expires (ms). Who holds a socket at the
+        table, from every process; a member its process stops refreshing (the process died)
+        lapses by itself (app/store/presence.py)."""
+        return f"{self.prefix}t:{{{tid}}}:presence"
+
     def channel(self, tid: str) -> str:
         """Pub/sub channel announcing each new version of the table."""
         return f"{self.prefix}t:{{{tid}}}:ch"

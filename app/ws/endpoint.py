@@ -11,7 +11,8 @@
 - An open socket is closed with 4419 when its token expires (the ``Watchdog`` checks, every
   tick), and with 4401 at once when every session of its player ends (logout, password change:
   ``revoked`` arrives on the hubs' control channel, app/store/hub.py).
-- ``?v=<last seen>`` on connect sends the missed events with the fresh state.
+- ``?v=<last seen>`` on connect sends the missed events with the fresh state; then come the
+  table's kept chat lines (``chat_log``) and who is connected (``presence``, app/ws/presence.py).
 Outgoing messages are serialised once, when queued, and wait as JSON bytes; what one socket may
 have waiting is bounded in bytes (``socket_backlog_bytes``), so a client that reads slowly or
 never cannot take the server's memory and never holds up the table's fan-out. One that falls
@@ -44,6 +45,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -281,6 +283,7 @@ async def table_socket(ws: WebSocket) -> None:
     conn = Conn(ws, who.player if who else None, settings, who.exp if who else None)
     code = 1000  # the server ended it (no such table), unless the connection says otherwise
     outage = False  # Redis failed while serving: closed with 1013 ``redis_unavailable``
+    present = False
     try:
         live.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
@@ -291,6 +294,9 @@ async def table_socket(ws: WebSocket) -> None:
             await ws.send_text(orjson.dumps(reply).decode())
             return
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
+        conn.push({"type": "chat_log", "lines": await live.hub.recent_chat(tid)})
+        present = True
+        await live.presence_keeper.arrive(tid, conn)
         code = await _serve(live, tid, conn)
     except WebSocketDisconnect as e:
         code = e.code
@@ -301,6 +307,9 @@ async def table_socket(ws: WebSocket) -> None:
         live.metrics.socket_closed(code)
         with contextlib.suppress(*REDIS_DOWN):  # unsubscribing needs Redis too
             await live.hub.leave(tid, conn)
+        if present:
+            with contextlib.suppress(*REDIS_DOWN):  # Redis gone: the member lapses by itself
+                await live.presence_keeper.depart(tid, conn)
         await conn.stop()
         if outage:
             with contextlib.suppress(Exception):  # the client may be gone already
@@ -425,11 +434,15 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
     elif isinstance(msg, P.Sync):
         await _back(live, tid, conn)
         await _send_state(live, tid, conn, msg.v)
-    elif isinstance(msg, P.Chat):
+    elif isinstance(msg, P.Chat | P.Quick):
         if conn.pid is None:
             _error(
                 live, conn, error_reply(None, "not_your_turn", "spectators do not chat; sign in")
             )
+            return
+        if isinstance(msg, P.Quick) and msg.id not in P.QUICK_CHAT:
+            reply = error_reply(None, "unknown_quick_chat", f"no quick chat {msg.id[:40]!r}")
+            _error(live, conn, reply)
             return
         try:  # per player and address, across replicas (README "Rate limits")
             address = client_address(conn.ws.scope, settings.trusted_proxies)
@@ -440,15 +453,19 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
             )
             return
         await _back(live, tid, conn)
+        said = {"text": msg.text.strip()} if isinstance(msg, P.Chat) else {"quick": msg.id}
         await live.hub.publish_chat(
             tid,
             {
                 "type": "chat",
+                "id": uuid.uuid4().hex[:16],  # the client's key: a kept line may come twice
                 "name": conn.player["name"] if conn.player else "",
-                "text": msg.text.strip(),
+                **said,
                 "seat": live.views.seat_of(tid, conn.pid),
                 "ts": int(time.time() * 1000),
             },
+            keep=settings.chat_history_lines,
+            keep_seconds=settings.chat_history_seconds,
         )
 
 
@@ -466,10 +483,13 @@ def _version(raw: str | None) -> int | None:
 
 
 async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
-    """The hub's callback: chat goes to every socket as is; versions go through the fan-out."""
+    """The hub's callback: chat goes to every socket as is; a presence change is read and
+    told (app/ws/presence.py); versions go through the fan-out."""
     if "chat" in message:
         data = orjson.dumps(message["chat"])
         for s in socks:
             s.push_json(data)
+    elif "presence" in message:
+        await live.presence_keeper.changed(tid, socks)
     else:
         await live.views.fanout(tid, message, socks)

@@ -45,6 +45,20 @@ class Chat:
 
 
 @dataclasses.dataclass(frozen=True)
+class Quick:
+    """A quick chat line: one of ``QUICK_CHAT``, which the clients translate."""
+
+    id: str
+
+
+# Quick chat: short phrases and emotes by id (the browser's words: ``quick.<id>``). The chat's
+# path and rate limit; an id not listed is refused ``unknown_quick_chat``.
+QUICK_CHAT = frozenset(
+    {"hello", "nice", "hurry", "sorry", "thanks", "gg", "laugh", "wow", "angry", "cool"}
+)
+
+
+@dataclasses.dataclass(frozen=True)
 class Ping:
     pass
 
@@ -58,12 +72,13 @@ FIELDS: dict[str, tuple[type, dict[str, type]]] = {
     "act": (Act, {"cmd": str, "v": int, "action": dict}),
     "sync": (Sync, {"v": int}),
     "chat": (Chat, {"text": str}),
+    "quick": (Quick, {"id": str}),
     "ping": (Ping, {}),
     "pong": (Pong, {}),
 }
 
 
-def parse(raw: str, *, max_bytes: int, chat_max: int) -> Act | Sync | Chat | Ping | Pong:
+def parse(raw: str, *, max_bytes: int, chat_max: int) -> Act | Sync | Chat | Quick | Ping | Pong:
     size = len(raw.encode())
     if size > max_bytes:
         raise BadMessage(f"messages are at most {max_bytes} bytes")

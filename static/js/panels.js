@@ -3,6 +3,7 @@
 
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
+import { QUICK_EMOTES, QUICK_PHRASES } from "./quick.js";
 
 const R = 15;
 const CIRC = 2 * Math.PI * R;
@@ -35,8 +36,25 @@ export function tickClocks(root) {
   }
 }
 
-/** History (newest first) and chat, as two tabs (no chat without `onChat`: a replay). */
-export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat }) {
+/** The quick chat row: phrases, then emotes (static/js/quick.js); disabled while offline. */
+function quickRow(onQuick, offline) {
+  const btn = (id, cls) => h("button", {
+    class: `btn quick ${cls}`, type: "button", "data-quick": id, disabled: offline || null,
+    onclick: () => onQuick(id),
+  }, t(`quick.${id}`));
+  return h("div", { class: "quick-row", role: "group", "aria-label": t("table.quick") },
+    QUICK_PHRASES.map((id) => btn(id, "quick-phrase")), QUICK_EMOTES.map((id) => btn(id, "quick-emote")));
+}
+
+/** A chat line's words: its text, or its quick phrase in the reader's language. */
+export function chatText(m) { return m.quick ? t(`quick.${m.quick}`) : m.text; }
+
+/**
+ * History (newest first) and chat, as two tabs (no chat without `onChat`: a replay). `onQuick`
+ * (players only) adds the quick chat row; `offline` disables sending while the connection is
+ * down (it would be lost).
+ */
+export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat, onQuick, offline }) {
   const tabs = [["history", "table.history"], ...(onChat ? [["chat", "table.chat"]] : [])];
   const body = tab === "history"
     ? h("ol", { class: "log" }, log.length
@@ -45,8 +63,9 @@ export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, o
       : h("li", { class: "muted" }, t("table.history.empty")))
     : h("div", { class: "chat" },
       h("ol", { class: "chat-log" }, chat.length
-        ? chat.map((m) => h("li", {}, h("b", {}, chatName(m)), " ", m.text))
+        ? chat.map((m) => h("li", { class: m.quick ? "chat-quick" : null }, h("b", {}, chatName(m)), " ", chatText(m)))
         : h("li", { class: "muted" }, t("table.chat.empty"))),
+      onQuick ? quickRow(onQuick, offline) : null,
       h("form", {
         class: "chat-form", onsubmit: (e) => {
           e.preventDefault();
@@ -56,7 +75,7 @@ export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, o
           input.value = "";
         },
       }, h("input", { name: "text", maxlength: 200, placeholder: t("table.chat.placeholder"), autocomplete: "off" }),
-      h("button", { class: "btn", type: "submit" }, t("table.chat.send"))),
+      h("button", { class: "btn", type: "submit", disabled: offline || null }, t("table.chat.send"))),
       chatError ? h("p", { class: "refused", role: "alert" }, chatError) : null);
   return h("aside", { class: "side" },
     h("div", { class: "tabs", role: "tablist" }, tabs.map(([k, label]) => h("button", {

@@ -1,6 +1,9 @@
 // The table socket: act with a uuid `cmd` and the last seen version `v`, reconnect from the
-// last seen version after every drop, ping to notice dead connections. The server is the
-// authority; this only keeps the newest state it was sent and says how the connection is doing.
+// last seen version after every drop, ping to notice dead connections. A move not answered
+// when the connection drops is sent again, with the same `cmd`, once it is back: the server
+// keeps the first result of each command, so it is applied exactly once (README "WebSocket
+// protocol"). The server is the authority; this only keeps the newest state it was sent and
+// says how the connection is doing.
 
 import { uuid } from "./dom.js";
 
@@ -9,7 +12,8 @@ const BACKOFF_MS = [300, 700, 1500, 3000, 5000];
 
 export class TableSocket {
   /**
-   * handlers: onState(msg), onAck(msg), onError(msg), onChat(msg), onStatus(status, attempt),
+   * handlers: onState(msg), onAck(msg), onError(msg), onChat(msg), onChatLog(msg) (the kept
+   * lines, after each connect), onPresence(msg), onStatus(status, attempt),
    * onAuthFail() (close 4401: the session ended), refresh() (close 4419: a promise of a fresh
    * access cookie; the socket then reconnects). The socket is signed in by the cookie alone.
    * status is "connecting" | "open" | "reconnecting" | "closed".
@@ -22,7 +26,7 @@ export class TableSocket {
     this.attempt = 0;
     this.closed = false;
     this.refreshed = false; // refreshed the session since the socket last opened
-    this.pending = new Map(); // cmd -> action, until ack or error
+    this.pending = new Map(); // cmd -> its act message, until ack or error (resent on open)
     this.lastHeard = 0;
     this.timer = null;
   }
@@ -41,6 +45,7 @@ export class TableSocket {
       this._status("open");
       clearInterval(this.timer);
       this.timer = setInterval(() => this._ping(), PING_MS);
+      for (const msg of this.pending.values()) this._send(msg);
     };
     ws.onmessage = (e) => this._message(e.data);
     ws.onclose = (e) => {
@@ -48,7 +53,6 @@ export class TableSocket {
       clearInterval(this.timer);
       if (e.code === 4419 && !this.closed && !this.refreshed) { // expired: refresh, then back
         this.refreshed = true; // once: a second 4419 before the socket opens ends it
-        this.pending.clear();
         this._status("reconnecting");
         this.h.refresh().then(() => { if (!this.closed) this.connect(); }, () => {
           this.closed = true;
@@ -61,8 +65,7 @@ export class TableSocket {
         this.closed = true;
         this.h.onAuthFail?.();
       }
-      if (this.closed) return this._status("closed");
-      this.pending.clear();
+      if (this.closed) { this.pending.clear(); return this._status("closed"); }
       this.attempt += 1;
       this._status("reconnecting");
       const wait = BACKOFF_MS[Math.min(this.attempt - 1, BACKOFF_MS.length - 1)];
@@ -73,12 +76,16 @@ export class TableSocket {
   /** Propose a move; returns its command id. */
   act(action) {
     const cmd = uuid();
-    this.pending.set(cmd, action);
-    this._send({ type: "act", cmd, v: this.v, action });
+    const msg = { type: "act", cmd, v: this.v, action };
+    this.pending.set(cmd, msg);
+    this._send(msg);
     return cmd;
   }
 
   chat(text) { this._send({ type: "chat", text }); }
+
+  /** A quick chat phrase or emote, by its id (the server's list, app/ws/protocol.py). */
+  quick(id) { this._send({ type: "quick", id }); }
 
   /** Ask for the newest state (after a `stale` refusal, say). */
   resync() { if (this.v !== null) this._send({ type: "sync", v: this.v }); }
@@ -125,6 +132,12 @@ export class TableSocket {
         break;
       case "chat":
         this.h.onChat?.(msg);
+        break;
+      case "chat_log":
+        this.h.onChatLog?.(msg);
+        break;
+      case "presence":
+        this.h.onPresence?.(msg);
         break;
       case "ping": // the server's, after a silence: a socket that does not answer is dropped
         this._send({ type: "pong" });

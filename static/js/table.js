@@ -21,8 +21,9 @@ import { platePosition, relativeSeat } from "./seating.js";
 import { cuesFor, isPlacement } from "./cues.js";
 import { play } from "./sound.js";
 import { placedTile, slideFrom } from "./motion.js";
+import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
 
-const MAX_LOG = 200;
+const MAX_LOG = 200; // = HISTORY in app/services/table_views.py: a reload shows the same lines
 const MAX_CHAT = 100;
 const ROUND_PANEL_MS = 15000;
 const FLASH_MS = 2600;
@@ -36,7 +37,9 @@ const SHOWS = {
   chat: ["side"],
   chatError: ["side"],
   tab: ["side"],
-  status: ["banner"],
+  status: ["banner", "hand", "side"],
+  online: ["plates"],
+  bubbles: ["plates"],
   selected: ["hand", "board"],
   error: ["hand", "board"],
   roundEvent: ["result"],
@@ -54,7 +57,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
-    turnSeat: null, flashes: [], tab: "history", chatError: null,
+    turnSeat: null, flashes: [], tab: "history", chatError: null, online: null, bubbles: [],
   }, SHOWS);
   const st = store.state;
   let wasDown = false;
@@ -93,10 +96,30 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
     onAuthFail() { onAuthFail?.(); },
     onChat(msg) {
       if (msg.seat === st.table?.you) chatSent = false;
+      if (msg.id && st.chat.some((m) => m.id === msg.id)) return; // also in the kept lines
       store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT) });
+      if (msg.quick) bubble(msg);
     },
+    /** The table's kept lines (on every connect): what was said before, or while away. */
+    onChatLog(msg) {
+      const kept = new Set(msg.lines.map((m) => m.id));
+      const newer = st.chat.filter((m) => !kept.has(m.id) && m.ts > (msg.lines.at(-1)?.ts ?? 0));
+      store.set({ chat: [...msg.lines, ...newer].slice(-MAX_CHAT) });
+    },
+    onPresence(msg) { store.set({ online: msg.online }); },
   });
 
+  /** A quick line over its sender's plate, for a few seconds. */
+  function bubble(msg) {
+    const b = { seat: msg.seat, text: t(`quick.${msg.quick}`), emote: QUICK_EMOTES.includes(msg.quick) };
+    store.set({ bubbles: [...st.bubbles.filter((x) => x.seat !== msg.seat), b] });
+    setTimeout(() => store.set({ bubbles: st.bubbles.filter((x) => x !== b) }), BUBBLE_MS);
+  }
+
+  /** The connection is down: moves and chat would be lost, so the page takes none. */
+  function offline() { return st.status !== "open" && st.status !== "back"; }
+
+  function isPlayer() { return st.table?.you !== null && st.table?.you !== undefined; }
   function gameName() { return st.view?.game || st.table?.game || null; }
   function game() { return renderer(st.view?.game); }
   function mySeat() { return st.view ? st.view.seat : null; }
@@ -300,6 +323,10 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
     if (info.bot) flags.push(h("span", { class: "tag" }, t("table.bot")));
     if (info.away) flags.push(h("span", { class: "tag tag-warn" }, t("table.away")));
     const tiles = v.hand_counts ? v.hand_counts[seat] : null;
+    if (st.online && info.player_id != null && !info.bot && !st.online.includes(info.player_id)) {
+      flags.push(h("span", { class: "tag tag-warn tag-off", "data-flag": "disconnected" }, t("table.disconnected")));
+    }
+    const said = st.bubbles.find((b) => b.seat === tseat(seat));
     return h("div", {
       class: `plate pos-${at} ${v.to_act === seat && !isOver() ? "active" : ""} ${extra.cls || ""}`,
       "data-seat": seat,
@@ -312,7 +339,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
       h("div", { class: "plate-lines" }, (extra.lines || []).map((x) => h("div", {}, x))),
       st.flashes.filter((f) => f.seat === seat).map((f, i) => h("div", {
         class: `flash ${f.cls}`, style: `top: ${-0.4 - 1.7 * i}rem`,
-      }, f.text)));
+      }, f.text)),
+      said ? h("div", { class: `bubble ${said.emote ? "bubble-emote" : ""}`, "data-bubble": seat }, said.text) : null);
   }
 
   function plates() {
@@ -329,6 +357,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
   function handArea() {
     const v = st.view;
     if (!v.hand) return null;
+    const off = offline();
     const myTurn = v.to_act === v.seat && !isOver();
     const highlight = game().highlightOf?.(v, ctx) || null;
     const someTile = legal().some((a) => a.tile);
@@ -339,13 +368,13 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
         highlight && highlight.some((x) => sameTile(x, tile)) ? "fresh" : ""].join(" ");
       return h("button", {
         class: cls, type: "button", "data-tile": `${tile[0]}-${tile[1]}`,
-        disabled: acts.length ? null : true, "aria-label": `${tile[0]}|${tile[1]}`,
+        disabled: acts.length && !off ? null : true, "aria-label": `${tile[0]}|${tile[1]}`,
         onclick: () => clickTile(tile),
       }, tileSvg(tile[0], tile[1]));
     });
     const buttons = legal().filter((a) => !a.tile).map((a) => h("button", {
       class: `btn act act-${a.kind}`, type: "button", "data-kind": a.kind,
-      "data-value": a.value ?? a.suit ?? "", onclick: () => send(a),
+      "data-value": a.value ?? a.suit ?? "", disabled: off || null, onclick: () => send(a),
     }, game().actionLabel(a, ctx)));
     let choice = null;
     if (st.selected) {
@@ -354,17 +383,19 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
         h("span", { class: "choice-q" }, game().choiceQuestion(acts, ctx)),
         acts.map((a) => h("button", {
           class: "btn choice-btn", type: "button", "data-choice": game().choiceKey(a),
-          onclick: () => send(a),
+          disabled: off || null, onclick: () => send(a),
         }, game().choiceLabel(a, ctx))),
         h("button", { class: "btn btn-ghost", type: "button", onclick: () => store.set({ selected: null }) },
           t("table.cancel")));
     }
     const status = myTurn ? t("table.your_turn")
       : v.to_act === null || v.to_act === undefined ? "" : t("table.turn_of", { name: seatName(v.to_act) });
-    return h("div", { class: `hand-area ${myTurn ? "my-turn" : ""}` },
+    return h("div", { class: `hand-area ${myTurn ? "my-turn" : ""} ${off ? "offline" : ""}` },
       h("div", { class: "hand-bar" },
         h("span", { class: "turn-status", "data-my-turn": myTurn ? "1" : "0" }, status),
-        game().handNote?.(v, ctx), buttons),
+        game().handNote?.(v, ctx),
+        off && myTurn ? h("span", { class: "offline-note", role: "status" }, t("table.offline_hint")) : null,
+        buttons),
       choice,
       st.error ? h("div", { class: "refused", role: "alert" }, t("table.refused", { msg: st.error })) : null,
       h("div", { class: "hand", "aria-label": t("table.your_hand") }, tiles));
@@ -414,6 +445,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
       tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
       chatName, chatError: st.chatError, onTab: (k) => store.set({ tab: k }),
       onChat: replay ? null : (text) => { chatSent = true; store.set({ chatError: null }); sock.chat(text); },
+      onQuick: isPlayer() && !replay ? (id) => { chatSent = true; store.set({ chatError: null }); sock.quick(id); } : null,
+      offline: offline(),
     }) : null);
     const next = el.querySelector(".chat-form input");
     if (next) { next.value = draft; if (focused) next.focus(); }

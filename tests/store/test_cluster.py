@@ -99,3 +99,11 @@ async def test_the_sweeper_re_arms_a_lost_clock_entry(store):
     assert await sweeper.rearm() == 1 and await redis.zscore(keys.clocks, "t3") == soon
     await redis.zadd(keys.clocks, {"t3": soon + 1_000})  # a claim's lease is left alone
     assert await sweeper.rearm() == 0
+
+
+def test_a_table_s_chat_and_presence_are_in_its_slot():
+    """A table's kept chat lines and presence sit in its slot, as every key of a table."""
+    keys = Keys("p:")
+    slot = key_slot(keys.table("abc123").encode())
+    assert key_slot(keys.chat("abc123").encode()) == slot
+    assert key_slot(keys.presence("abc123").encode()) == slot

@@ -140,7 +140,11 @@ class SeatClient:
 
 
 def match_over(match_no: int = 1):
-    return lambda m: m["table"]["status"] == "over" and m["table"]["match_no"] == match_no
+    return lambda m: (
+        m["type"] == "state"
+        and m["table"]["status"] == "over"
+        and m["table"]["match_no"] == match_no
+    )
 
 
 def states_by_version(doc_result_game: str, options: dict, n: int, seed: int, log: list[dict]):
@@ -175,8 +179,8 @@ def audit_messages(rs, states: dict, messages: list[dict], who: str) -> int:
 
 
 async def finish(clients, watcher, done, timeout=90):
-    async def watch():
-        await watcher.until(done, timeout)
+    async def watch():  # states only: chat_log and presence come too
+        await watcher.until(lambda m: m["type"] == "state" and done(m), timeout)
 
     await asyncio.gather(*(c.play(done, timeout) for c in clients), *([watch()] if watcher else []))
 

@@ -51,7 +51,11 @@ async def test_a_client_that_answers_no_ping_is_dropped(live_server):
         f"{srv.ws_url}/ws/tables/{tid}", ping_interval=None, close_timeout=1
     )
     deaf = await DeafClient(srv.port, f"/ws/tables/{tid}").connect()  # reads, sends nothing
-    assert orjson.loads(await mute.recv())["type"] == "state"
+    assert [orjson.loads(await mute.recv())["type"] for _ in range(3)] == [
+        "state",
+        "chat_log",
+        "presence",
+    ]
     assert orjson.loads(await asyncio.wait_for(mute.recv(), 3)) == {"type": "ping"}
     with contextlib.suppress(websockets.ConnectionClosed):
         await asyncio.wait_for(mute.recv(), 3)
@@ -60,7 +64,7 @@ async def test_a_client_that_answers_no_ping_is_dropped(live_server):
     with contextlib.suppress(TimeoutError):  # the answering one stays, pinged again and again
         await listening
     assert server_sockets(srv) == len(srv.live.hub.sockets[tid]) == 1
-    assert [m["type"] for m in answers.messages] == ["state"]
+    assert [m["type"] for m in answers.messages] == ["state", "chat_log", "presence"]
     await answers.send({"type": "ping"})
     assert (await answers.recv())["type"] == "pong"
     await answers.close()

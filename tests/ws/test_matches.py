@@ -52,10 +52,12 @@ class Published:
         rs, states = states_by_version(
             doc["game"], doc["match_options"], len(doc["players"]), doc["seed"], log
         )
-        assert all(set(p) == {"t", "v", "e"} for p in self.payloads)  # no view, no state
+        versions = [p for p in self.payloads if "presence" not in p]
+        assert all(p == {"t": p["t"], "presence": True} for p in self.payloads if p not in versions)
+        assert all(set(p) == {"t", "v", "e"} for p in versions)  # no view, no state
         as_spectator = [
             {"type": "state", "v": p["v"], "view": {"seat": None}, "events": p["e"]}
-            for p in self.payloads
+            for p in versions
             if p["t"] == tid
         ]
         assert audit_messages(rs, states, as_spectator, "pub/sub") > 10

@@ -6,7 +6,7 @@ import asyncio
 
 import orjson
 
-from app.services.table_views import RECENT
+from app.services.table_views import HISTORY
 from tests.ws.client import SeatClient, check_replay, finish, match_over, start_match
 
 FAST = {"rate_per_second": 1e4, "round_pause": 60, "event_stream_len": 100_000}
@@ -88,9 +88,10 @@ async def test_restart_mid_match_loses_and_repeats_nothing(live_server):
     states = [m for m in watcher.messages if m["type"] == "state"]
     # a fresh connect without ?v= shows the events of the last versions up to its state's
     recent = await second.live.redis.xrevrange(
-        second.live.keys.events(tid), f"{states[0]['v']}-0", "-", count=RECENT
+        second.live.keys.events(tid), f"{states[0]['v']}-0", "-", count=HISTORY
     )
-    assert states[0]["events"] == [e for _, f in reversed(recent) for e in orjson.loads(f[b"e"])]
+    kept = [e for _, f in reversed(recent) for e in orjson.loads(f[b"e"])]
+    assert states[0]["events"] == kept[-HISTORY:]
     assert states[0]["events"]
     got = [e for m in states[1:] for e in m["events"]]
     rows = await second.live.redis.xrange(

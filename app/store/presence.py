@@ -1,0 +1,86 @@
+"""Presence: which players hold an open socket at a table, across every process.
+
+One sorted set per table (``Keys.presence``) of ``<player>/<process>`` members, each scored by
+when it expires (ms). A process adds its member when a player's first local socket at the table
+opens, removes it when the last one closes, and refreshes all of its members every little while
+(``refresh``), so a player with sockets on two processes stays present while either is open,
+and the members of a process that died (SIGKILL, a lost host) lapse on their own. Arrivals and
+departures are published on the table's channel (``{"t", "presence"}``) so every process tells
+its sockets at once; a lapse is noticed by the next ``refresh`` of any process with sockets
+there. The key itself expires too, so a table nobody watches leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+
+from .keys import Keys
+
+
+class Presence:
+    def __init__(self, redis: Redis, keys: Keys, ttl: float):
+        self.redis, self.keys = redis, keys
+        self.ttl_ms = int(ttl * 1000)
+        self.process = uuid.uuid4().hex[:12]  # this process's part of every member it writes
+
+    def _member(self, pid: Any) -> str:
+        return f"{pid}/{self.process}"
+
+    async def arrive(self, tid: str, pid: Any) -> None:
+        """A player's first socket at the table on this process opened."""
+        await self._change(tid, lambda pipe, key: pipe.zadd(key, {self._member(pid): self._exp()}))
+
+    async def depart(self, tid: str, pid: Any) -> None:
+        """A player's last socket at the table on this process closed."""
+        await self._change(tid, lambda pipe, key: pipe.zrem(key, self._member(pid)))
+
+    async def online(self, tid: str) -> set[int]:
+        """The players present at the table now."""
+        rows: Any = await self.redis.zrangebyscore(self.keys.presence(tid), _now(), "+inf")
+        return _players(rows)
+
+    async def refresh(self, present: dict[str, set[Any]]) -> dict[str, set[int]]:
+        """Extend this process's members (``present``: table -> players it holds a live
+        socket for), drop the lapsed ones, and read who is present at each of those tables,
+        in one round trip."""
+        if not present:
+            return {}
+        exp, now = self._exp(), _now()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid, pids in present.items():
+                key = self.keys.presence(tid)
+                if pids:
+                    pipe.zadd(key, {self._member(p): exp for p in pids})
+                pipe.zremrangebyscore(key, "-inf", now)
+                pipe.pexpire(key, 2 * self.ttl_ms)
+                pipe.zrangebyscore(key, now, "+inf")
+            rows = await pipe.execute()
+        out, i = {}, 0
+        for tid, pids in present.items():
+            i += 4 if pids else 3
+            out[tid] = _players(rows[i - 1])
+        return out
+
+    async def _change(self, tid: str, op) -> None:
+        key = self.keys.presence(tid)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            op(pipe, key)
+            pipe.pexpire(key, 2 * self.ttl_ms)
+            pipe.publish(self.keys.channel(tid), orjson.dumps({"t": tid, "presence": True}))
+            await pipe.execute()
+
+    def _exp(self) -> int:
+        return _now() + self.ttl_ms
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+def _players(rows: list[bytes]) -> set[int]:
+    return {int(m.decode().split("/", 1)[0]) for m in rows}
