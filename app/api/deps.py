@@ -225,10 +225,14 @@ def uniform(body: dict[str, Any], status: int) -> dict[str, Any]:
 
 
 def _body(code: str, message: str, field: str | None) -> dict[str, Any]:
-    """A refusal's body; one of a field names it like FastAPI's own validation."""
+    """A refusal's body; one of a field names it like FastAPI's own validation (a field of
+    the body, or ``query.<name>`` / ``path.<name>``)."""
     if field is None:
         return {"detail": message, "code": code}
-    return {"detail": [{"loc": ["body", *field.split(".")], "msg": message, "type": code}]}
+    loc = field.split(".")
+    if loc[0] not in ("query", "path"):
+        loc = ["body", *loc]
+    return {"detail": [{"loc": loc, "msg": message, "type": code}]}
 
 
 def _retry(status: int) -> dict[str, str] | None:
