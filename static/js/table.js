@@ -18,6 +18,7 @@ import { clockEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
 import { renderer } from "./games/index.js";
 import { platePosition, relativeSeat } from "./seating.js";
+import { copyInvite } from "./invite.js";
 
 const MAX_LOG = 200;
 const MAX_CHAT = 100;
@@ -42,7 +43,7 @@ const SHOWS = {
   flashes: ["plates"],
 };
 
-export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
+export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, toast }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -219,7 +220,14 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
         t("nav.leave")) : null,
       h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
         : t("table.title_only", { id: tableId })),
-      st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null);
+      h("div", { class: "table-info" },
+        st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null,
+        name ? h("a", { class: "table-link", href: `#/rules/${name}`, "data-action": "rules",
+          "aria-label": t("rules.link"), title: t("rules.link") }, // a phone shows "?" alone
+        h("span", { class: "chips-long" }, t("rules.link")),
+        h("span", { class: "chips-short", "aria-hidden": "true" }, "?")) : null,
+        st.table?.private ? h("button", { class: "table-link", type: "button", "data-action": "invite",
+          onclick: () => copyInvite(st.table.code, toast) }, t("table.invite", { code: st.table.code })) : null));
   }
 
   function banner() {
