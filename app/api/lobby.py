@@ -126,9 +126,10 @@ async def my_tables(live: Live, player: Player) -> dict:
     return {"items": await live.lobby.mine(player)}
 
 
-@router.get("/codes/{code}", response_model=TableOut)
+@router.get("/codes/{code}", response_model=TableOut, dependencies=[by_player("join_code")])
 async def table_of_code(code: str, live: Live) -> dict:
-    """The private table a join code names (any case; spaces and dashes are ignored)."""
+    """The private table a join code names (any case; spaces and dashes are ignored); signed
+    in and rate limited, so codes cannot be guessed one after another."""
     return await live.lobby.by_code(code)
 
 

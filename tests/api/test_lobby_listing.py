@@ -88,13 +88,13 @@ async def test_a_private_table_is_never_listed_and_its_code_lets_friends_in(http
     assert quick["table"]["id"] != made["id"]
 
     typed = f" {made['code'][:3].lower()}-{made['code'][3:].lower()} "  # as a friend types it
-    found = await http.get(f"/api/codes/{typed}")
+    found = await http.get(f"/api/codes/{typed}", headers=friend)
     assert found.status_code == 200 and found.json()["id"] == made["id"]
     await sit(http, friend, made["id"], 1)
 
-    wrong = await http.get("/api/codes/ZZZZZZ")
+    wrong = await http.get("/api/codes/ZZZZZZ", headers=friend)
     assert (wrong.status_code, wrong.json()["code"]) == (404, "no_such_code")
-    bad = await http.get("/api/codes/ab!")
+    bad = await http.get("/api/codes/ab!", headers=friend)
     assert (bad.status_code, bad.json()["code"], bad.json()["field"]) == (
         422,
         "bad_code",
@@ -139,3 +139,16 @@ async def test_my_tables_are_where_i_sit_newest_first(http):
     assert await mine(b) == [other]
     await http.delete(f"/api/tables/{second}/seats/2", headers=a)
     assert await mine(a) == [first]
+
+
+async def test_join_codes_cannot_be_guessed_one_after_another(live_server):
+    srv = await live_server(limit_join_code_player="3/minute")
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, guesser = await register(http, "Penebak")
+        http.cookies.clear()
+        assert (await http.get("/api/codes/ZZZZZZ")).status_code == 401  # signed in only
+        for _ in range(3):
+            r = await http.get("/api/codes/ZZZZZZ", headers=guesser)
+            assert r.json()["code"] == "no_such_code"
+        r = await http.get("/api/codes/YYYYYY", headers=guesser)
+        assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
