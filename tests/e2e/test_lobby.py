@@ -206,6 +206,15 @@ def test_a_private_table_by_its_code_or_its_link(new_page, server):
     friend.wait_for_function(
         "() => document.querySelector('.table-page [data-action=leave]')"
     )  # seated
+    friend.click(".table-top button:has-text('Lobi')")
+    mine = friend.locator(f".mine .table-row[data-table='{made['id']}']")
+    mine.wait_for(timeout=10000)
+    assert mine.locator(".pill-private").inner_text() == f"Pribadi · kode {code}"
+    assert mine.locator("[data-action=invite]").inner_text() == "Salin undangan"
+    shot(friend, "lobby-mine-private-desktop")
+    friend.set_viewport_size(PHONE)
+    shot(friend, "lobby-mine-private-phone")
+    no_wider_than_the_phone(friend)
 
     # The invite link seats the next friend; the table shows its code to invite more.
     other = new_page("Sahabat", viewport=PHONE)
