@@ -37,7 +37,8 @@ function restore(form, fields) {
   for (const [name, got, value] of fields) {
     for (const e of form.elements) {
       if (e.name !== name) continue;
-      if (e.type === "radio") { if (e.value === value) e.checked = got; } else if (e.type === "checkbox") e.checked = got;
+      if (e.type === "radio") { if (e.value === value) e.checked = got; }
+      else if (e.type === "checkbox") e.checked = got;
       else e.value = got;
     }
   }
@@ -244,7 +245,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
         h("span", { class: "field-label" }, t("create.private")), h("small", {}, t("create.private.help"))),
       h("div", { class: "row" },
         h("button", { class: "btn btn-primary", type: "submit" }, t("create.submit")),
-        h("button", { class: "btn btn-ghost", type: "button", onclick: () => store.set({ creating: null }) },
+        h("button", { class: "btn btn-ghost", type: "button", onclick: () => { draft = null; store.set({ creating: null }); } },
           t("create.cancel"))));
     if (draft?.game === game.name) restore(form, draft.fields);
     const keep = () => { draft = { game: game.name, fields: fieldsOf(form) }; };
