@@ -168,6 +168,9 @@ class Settings(BaseSettings):
     limit_sit_address: str = "120/minute"
     limit_quick_join_player: str = "20/minute"
     limit_quick_join_address: str = "120/minute"
+    # a private table's join code: guessing codes one after another is what this slows down
+    limit_join_code_player: str = "20/minute;100/hour"
+    limit_join_code_address: str = "120/minute"
     limit_chat_player: str = "20/minute;300/hour"
     limit_chat_address: str = "120/minute"
 

@@ -155,10 +155,8 @@ async def adjust_chips(pid: int, body: Adjust, admin: Admin, live: Live) -> dict
 
 @router.get("/tables", response_model=TableList)
 async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
-    """The live tables, as the lobby lists them."""
-    return await live.lobby.list_tables(
-        game=None, stake=None, open_seats=False, page=page, per_page=per_page
-    )
+    """Every live table, newest first: private ones and those nobody is at too."""
+    return await live.lobby.all_tables(page=page, per_page=per_page)
 
 
 @router.get("/tables/{tid}", response_model=TableState)

@@ -239,11 +239,15 @@ def uniform(body: dict[str, Any], status: int) -> dict[str, Any]:
 def _body(
     code: str, message: str, field: str | None, limits: dict[str, int] | None = None
 ) -> dict[str, Any]:
-    """A refusal's body; one of a field names it like FastAPI's own validation (its limits
-    in the error's ``ctx``, as pydantic puts them)."""
+    """A refusal's body; one of a field names it like FastAPI's own validation (a field of
+    the body, or ``query.<name>`` / ``path.<name>``; its limits in the error's ``ctx``, as
+    pydantic puts them)."""
     if field is None:
         return {"detail": message, "code": code}
-    error: dict[str, Any] = {"loc": ["body", *field.split(".")], "msg": message, "type": code}
+    loc = field.split(".")
+    if loc[0] not in ("query", "path"):
+        loc = ["body", *loc]
+    error: dict[str, Any] = {"loc": loc, "msg": message, "type": code}
     if limits:
         error["ctx"] = limits
     return {"detail": [error]}

@@ -1,4 +1,5 @@
-"""The lobby: list, create, look at, sit at, leave and fill tables; quick join; rematch.
+"""The lobby: list, create, look at, sit at, leave and fill tables; quick join; rematch; a
+private table by its join code; the player's own tables.
 
 Each route parses, calls one ``Lobby`` function and answers; refusals are TableError
 (404 unknown table or seat, 409 a seat taken or not yours, 422 bad options naming the field).
@@ -7,11 +8,12 @@ Creating a table, sitting and quick join are rate limited per player and address
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.services.lobby import Sort
 from app.services.table_doc import TableStatus
 
 from .deps import Live, Player, answers
@@ -58,6 +60,9 @@ class TableOut(BaseModel):
     deadline: int | None = Field(description="end of a human's turn clock, epoch ms")
     clock: ClockOut | None
     result: dict[str, Any] | None = Field(description="outcome of the match that just ended")
+    created: int = Field(description="epoch ms")
+    private: bool = Field(description="never listed; friends come in by its link or code")
+    code: str | None = Field(description="a private table's join code")
 
 
 class TableList(BaseModel):
@@ -65,6 +70,10 @@ class TableList(BaseModel):
     page: int
     per_page: int
     total: int
+
+
+class MyTables(BaseModel):
+    items: list[TableOut]
 
 
 class Joined(BaseModel):
@@ -81,6 +90,7 @@ class NewTable(BaseModel):
     options: dict[str, Any] = Field(
         default_factory=dict, description="the game's table options (docs/rules.md)"
     )
+    private: bool = Field(False, description="not listed; it gets a join code")
 
 
 class SitBody(BaseModel):
@@ -95,15 +105,32 @@ class QuickJoin(BaseModel):
 async def list_tables(
     live: Live,
     game: str | None = None,
-    stake: int | None = None,
+    stake: int | None = Query(None, ge=1),
     open: bool = Query(False, description="only tables with an open seat"),
+    sort: Annotated[Sort, Query(description="newest | stake_low | stake_high | open_seats")] = (
+        "newest"
+    ),
     page: int = Query(1, ge=1),
     per_page: int = Query(20, ge=1, le=100),
 ) -> dict:
-    """Live tables, newest first; filter by game, stake and open seats."""
+    """Public tables someone is at; filter by game, stake and an open seat, sorted (newest,
+    stake low or high, most open seats; the newest first among equals)."""
     return await live.lobby.list_tables(
-        game=game, stake=stake, open_seats=open, page=page, per_page=per_page
+        game=game, stake=stake, open_seats=open, sort=sort, page=page, per_page=per_page
     )
+
+
+@router.get("/players/me/tables", response_model=MyTables)
+async def my_tables(live: Live, player: Player) -> dict:
+    """The tables the player sits at, private ones too, newest first."""
+    return {"items": await live.lobby.mine(player)}
+
+
+@router.get("/codes/{code}", response_model=TableOut, dependencies=[by_player("join_code")])
+async def table_of_code(code: str, live: Live) -> dict:
+    """The private table a join code names (any case; spaces and dashes are ignored); signed
+    in and rate limited, so codes cannot be guessed one after another."""
+    return await live.lobby.by_code(code)
 
 
 @router.post(
@@ -111,7 +138,9 @@ async def list_tables(
 )
 async def create_table(body: NewTable, live: Live, player: Player) -> dict:
     """A new table; its game's rules validate the options (422 names the field)."""
-    return await live.lobby.create(body.game, body.seats, body.options, body.turn_seconds)
+    return await live.lobby.create(
+        body.game, body.seats, body.options, body.turn_seconds, private=body.private
+    )
 
 
 @router.get("/tables/{tid}", response_model=TableOut)

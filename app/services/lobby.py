@@ -6,17 +6,28 @@ also records it as pending) before the seat is taken, so a wallet that cannot pa
 The compare-and-set that takes the seat notes the buy-in as seated in the document and writes an
 outbox entry that marks it seated in the database; a refused seat refunds it at once. A crash or
 a lost connection in between leaves it pending, for the reconciler (app/services/buy_ins.py).
+
+The listing (``select``) is one rule over table summaries, so wherever the tables come from (the
+live registry today, an index per game and stake later) the lobby shows the same ones:
+
+- a private table is never listed; its link (``#/t/<id>``) or its join code lets friends in;
+- an abandoned table is not listed: one where no human is really there (no seat held by a human
+  who is neither away nor leaving; bots alone do not count). It is the rule quick join already
+  used to pick a table. Such a table closes by itself through the write path once no human has
+  held a seat for ``empty_table_seconds`` (table_doc ``chores``), its stakes back with the house;
+- "my tables" come from a small per-player set (app/store/seated.py), never from a scan.
 """
 
 from __future__ import annotations
 
 import contextlib
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 from app.games import registry
 from app.games.base import opt_int
 from app.games.errors import BadOptions
+from app.store.seated import Seated
 from app.store.tables import Snapshot
 
 from . import money
@@ -24,6 +35,62 @@ from . import table_doc as D
 from .table_errors import TableError, closed
 from .table_views import TableViews
 from .table_write import TableWriter, now_ms
+
+Sort = Literal["newest", "stake_low", "stake_high", "open_seats"]
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+CODE_LENGTH = 6
+
+
+def present(table: dict) -> bool:
+    """Someone is really at the table (``table_doc.human_seated``, read from a summary)."""
+    return any(
+        s["player_id"] is not None and not s["bot"] and not s["away"] and not s["leaving"]
+        for s in table["seats"]
+    )
+
+
+def select(
+    tables: list[dict], *, game: str | None, stake: int | None, open_seats: bool, sort: Sort
+) -> list[dict]:
+    """The tables the lobby lists, in its order: listed (public, someone there), filtered by
+    game, stake and an open seat, sorted by ``sort``, the newest first among equals."""
+    items = [
+        t
+        for t in tables
+        if not t.get("private")
+        and present(t)
+        and (game is None or t["game"] == game)
+        and (stake is None or t["stake"] == stake)
+        and (not open_seats or t["open_seats"] > 0)
+    ]
+    items.sort(key=lambda t: -t["created"])
+    if sort == "stake_low":
+        items.sort(key=lambda t: t["stake"] or 0)
+    elif sort == "stake_high":
+        items.sort(key=lambda t: -(t["stake"] or 0))
+    elif sort == "open_seats":
+        items.sort(key=lambda t: -t["open_seats"])
+    return items
+
+
+def _page(items: list[dict], page: int, per_page: int) -> dict:
+    start = (page - 1) * per_page
+    return {
+        "items": items[start : start + per_page],
+        "page": page,
+        "per_page": per_page,
+        "total": len(items),
+    }
+
+
+def join_code(raw: str) -> str:
+    """A join code as typed (any case, spaces or dashes) in its one form; 422 ``bad_code``."""
+    code = raw.strip().upper().replace("-", "").replace(" ", "")
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        raise TableError(
+            422, "bad_code", f"a join code is {CODE_LENGTH} letters and digits", "path.code"
+        )
+    return code
 
 
 class Lobby:
@@ -34,10 +101,17 @@ class Lobby:
         self.views = views
         self.settings = writer.settings
         self.store = writer.store
+        self.seated = Seated(self.store.redis, self.store.keys)
         self.db = db
 
     async def create(
-        self, game: str, n_seats: int, options: dict, turn_seconds: int | None
+        self,
+        game: str,
+        n_seats: int,
+        options: dict,
+        turn_seconds: int | None,
+        *,
+        private: bool = False,
     ) -> dict:
         try:
             rs = registry.get_ruleset(game)
@@ -54,34 +128,68 @@ class Lobby:
             field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
             raise TableError(422, "bad_options", e.message, field) from e
         tid = secrets.token_hex(5)
-        doc = D.new_doc(
-            rs, tid, n_seats, parsed, turn_seconds or self.settings.turn_seconds, now_ms()
-        )
+        code = await self._new_code(tid) if private else None
+        turns = turn_seconds or self.settings.turn_seconds
+        doc = D.new_doc(rs, tid, n_seats, parsed, turns, now_ms(), code=code)
         res = await self.writer.create(tid, doc)
         return D.summary(doc, res.v)
 
     async def get(self, tid: str) -> dict:
         return self.views.summary(await self.writer.snap(tid))
 
+    async def by_code(self, raw: str) -> dict:
+        """The table a join code names: 422 ``bad_code`` (not a code), 404 ``no_such_code``,
+        409 ``table_closed``."""
+        code = join_code(raw)
+        tid = await self.seated.table_of_code(code)
+        snap = await self.store.snapshot(tid) if tid is not None else None
+        if snap is None:
+            raise TableError(404, "no_such_code", f"no table has the code {code}")
+        if snap.doc["status"] == D.TableStatus.CLOSED:
+            raise closed(snap.tid)
+        return self.views.summary(snap)
+
+    async def mine(self, player: dict) -> list[dict]:
+        """The tables the player sits at (not leaving), newest first; entries of the player's
+        set where they no longer sit are dropped from it."""
+        tids = await self.seated.tables(player["id"])
+        snaps = {s.tid: s for s in await self.store.load_many(tids)}
+        mine, gone = [], []
+        for tid in tids:
+            snap = snaps.get(tid)
+            n = D.seat_of(snap.doc, player["id"]) if snap else None
+            if snap is None or n is None or D.taken_seat(snap.doc, n)["leaving"]:
+                gone.append(tid)
+            else:
+                mine.append(self.views.summary(snap))
+        await self.seated.forget(player["id"], gone)
+        return sorted(mine, key=lambda t: -t["created"])
+
     async def list_tables(
-        self, *, game: str | None, stake: int | None, open_seats: bool, page: int, per_page: int
+        self,
+        *,
+        game: str | None,
+        stake: int | None,
+        open_seats: bool,
+        sort: Sort = "newest",
+        page: int,
+        per_page: int,
     ) -> dict:
+        if game is not None and game not in registry.available():
+            raise TableError(422, "no_such_game", f"unknown game {game!r}", "query.game")
         snaps = await self._live_snaps()
-        items = [self.views.summary(s) for s in snaps]
-        items = [
-            t
-            for t in items
-            if (game is None or t["game"] == game)
-            and (stake is None or t["stake"] == stake)
-            and (not open_seats or t["open_seats"] > 0)
-        ]
-        start = (page - 1) * per_page
-        return {
-            "items": items[start : start + per_page],
-            "page": page,
-            "per_page": per_page,
-            "total": len(items),
-        }
+        items = select(
+            [self.views.summary(s) for s in snaps],
+            game=game,
+            stake=stake,
+            open_seats=open_seats,
+            sort=sort,
+        )
+        return _page(items, page, per_page)
+
+    async def all_tables(self, *, page: int, per_page: int) -> dict:
+        """Every live table, newest first, private and abandoned ones too (the operators')."""
+        return _page([self.views.summary(s) for s in await self._live_snaps()], page, per_page)
 
     async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
         snap = await self.writer.snap(tid)
@@ -100,6 +208,7 @@ class Lobby:
             if stack < doc["stake"]:
                 raise TableError(422, "bad_buy_in", "the buy-in must cover one stake", "buy_in")
             key = await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
+        await self.seated.note(player["id"], tid)  # before the seat: the set never misses one
 
         def build(snap: Snapshot, v_next: int) -> D.Change | None:
             outcome = D.buy_in_outcome(snap.doc, key) if key is not None else None
@@ -189,6 +298,7 @@ class Lobby:
             doc = snap.doc
             if (
                 doc["game"] == game
+                and not doc.get("private")
                 and None in doc["seats"]
                 and D.human_seated(doc)
                 and D.seat_of(doc, player["id"]) is None
@@ -203,6 +313,13 @@ class Lobby:
         table = await self.create(game, max(rs.min_seats, min(4, rs.max_seats)), {}, None)
         await self.sit(player, table["id"], 0, None)
         return {"table": await self.add_bots(player, table["id"]), "seat": 0}
+
+    async def _new_code(self, tid: str) -> str:
+        """A join code no other table holds (the alphabet gives 32**6, about 10**9, codes)."""
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if await self.seated.claim_code(code, tid):
+                return code
 
     async def _changed(self, tid: str, build) -> dict:
         """Write a change that always changes something; the table's new summary."""

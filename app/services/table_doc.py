@@ -91,6 +91,9 @@ class TableDoc(TypedDict):
     # Chips tables: recent buy-ins by key -> ["seated" | "void", ms], so a buy-in is seated or
     # voided (then refunded) exactly once, decided by the compare-and-set (services/buy_ins.py).
     buy_ins: NotRequired[dict[str, list[Any]]]
+    # A private table is never listed; friends come in by its link or its join ``code``.
+    private: NotRequired[bool]
+    code: NotRequired[str | None]
 
 
 Doc = TableDoc
@@ -140,8 +143,16 @@ def state_json(doc: Doc) -> Any:
 
 
 def new_doc(
-    rs: Ruleset, tid: str, n_seats: int, options: dict, turn_seconds: int, created_ms: int
+    rs: Ruleset,
+    tid: str,
+    n_seats: int,
+    options: dict,
+    turn_seconds: int,
+    created_ms: int,
+    *,
+    code: str | None = None,
 ) -> Doc:
+    """``code``: a private table's join code (None: a table the lobby lists)."""
     chips = rs.descriptor.chips
     return {
         "id": tid,
@@ -162,6 +173,8 @@ def new_doc(
         "clock": None,
         "created": created_ms,
         "empty_since": created_ms,
+        "private": code is not None,
+        "code": code,
     }
 
 
@@ -541,4 +554,7 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
         "deadline": clock["at"] if clock and clock["kind"] == "turn" else None,
         "clock": clock and {"kind": clock["kind"], "at": clock["at"], "seat": clock["seat"]},
         "result": doc["result"],
+        "created": doc["created"],
+        "private": doc.get("private", False),
+        "code": doc.get("code"),
     }

@@ -66,6 +66,14 @@ class Keys:
         """JSON: the signed-in player's cache, with its session epoch (app/services/players.py)."""
         return f"{self.prefix}player:{pid}"
 
+    def player_tables(self, pid: int | str) -> str:
+        """Set: the tables a player took a seat at (pruned when read; app/store/seated.py)."""
+        return f"{self.prefix}player:{pid}:tables"
+
+    def join_code(self, code: str) -> str:
+        """A private table's join code: the table id (app/store/seated.py)."""
+        return f"{self.prefix}code:{code}"
+
     def ticket(self, ticket: str) -> str:
         """A single-use socket ticket: the access token it stands for (expires in seconds)."""
         return f"{self.prefix}ticket:{ticket}"

@@ -82,9 +82,18 @@ export const api = {
   },
   claimDaily: () => call("POST", "/api/players/me/daily"),
   claimRefill: () => call("POST", "/api/players/me/refill"),
-  async tables() { return (await call("GET", "/api/tables?per_page=100")).items; },
+  /** The lobby's list: query {game, stake, open, sort}, each left out when empty. */
+  async tables(query = {}) {
+    const params = new URLSearchParams({ per_page: "100" });
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, String(value));
+    return (await call("GET", `/api/tables?${params}`)).items;
+  },
+  /** The tables the signed-in player sits at, private ones too. */
+  async myTables() { return (await call("GET", "/api/players/me/tables")).items; },
+  /** The private table a join code names (404 no_such_code, 422 bad_code). */
+  byCode: (code) => call("GET", `/api/codes/${encodeURIComponent(code)}`),
   table: (id) => call("GET", tablePath(id)),
-  /** spec: {game, seats, options, ...table options (turn_seconds)} */
+  /** spec: {game, seats, options, private, ...table options (turn_seconds)} */
   createTable: (spec) => call("POST", "/api/tables", spec),
   sit: (id, seat) => call("POST", `${tablePath(id)}/seats/${seat}`, {}),
   leave: (id, seat) => call("DELETE", `${tablePath(id)}/seats/${seat}`),

@@ -1,8 +1,10 @@
 // Meja in the browser: signing in (account.js), header (chips, the daily bonus or a refill,
-// account, language), hash routes for the lobby (#/), a table (#/t/<id>) and a player's profile
-// (#/p/<id>, the own one from the account menu), the player's finished matches (#/history,
-// history.js) and a match's replay (#/replay/<id>, replay.js), and the operators' console
-// (#/admin/..., admin.js; /admin redirects there).
+// account, language), hash routes for the lobby (#/), a table (#/t/<id>, also a private table's
+// invite link), a private table by its join code (#/join/<code>: sits at its first open seat),
+// a game's rules (#/rules/<game>, rules.js), a player's profile (#/p/<id>, the own one from the
+// account menu), the player's finished matches (#/history, history.js) and a match's replay
+// (#/replay/<id>, replay.js), and the operators' console (#/admin/..., admin.js; /admin
+// redirects there).
 
 import { h, clear } from "./dom.js";
 import { t, count, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
@@ -13,6 +15,7 @@ import { mountTable } from "./table.js";
 import { mountProfile } from "./profile.js";
 import { mountHistory } from "./history.js";
 import { mountReplay } from "./replay.js";
+import { mountRules } from "./rules.js";
 import { mountAdmin } from "./admin.js";
 import { errorText } from "./errors.js";
 import { muteButton } from "./sound.js";
@@ -126,20 +129,28 @@ async function signedInOrOut() {
   route();
 }
 
+let cameFrom = "#/"; // where a rules page goes back to: the table or lobby it was opened from
+
 function route() {
+  if (!location.hash.startsWith("#/rules/")) cameFrom = location.hash || "#/";
   screen?.destroy();
   screen = null;
   clear(main);
   header();
+  const r = location.hash.match(/^#\/rules\/(\w+)$/);
+  if (r) { screen = mountRules(main, { game: r[1], back: cameFrom }); return; } // signed in or not
   if (!me) { screen = welcome(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
   const a = location.hash.match(/^#\/admin(?:\/(\w+)(?:\/([^/?]+))?)?$/);
   const r = location.hash.match(/^#\/replay\/(\d+)$/);
+  const j = location.hash.match(/^#\/join\/([^/?]+)$/);
   if (location.hash === "#/history") {
     screen = mountHistory(main, { errorText });
   } else if (r) {
     screen = mountReplay(main, { matchId: r[1], errorText, onBack: () => { location.hash = "#/history"; } });
+  } else if (j) {
+    screen = joinLink(decodeURIComponent(j[1]));
   } else if (a) {
     screen = mountAdmin(main, { section: a[1] || "summary", id: a[2] && decodeURIComponent(a[2]), toast, errorText });
   } else if (p) {
@@ -150,6 +161,7 @@ function route() {
       onLeave: () => { location.hash = "#/"; },
       onChips: refreshMe,
       onAuthFail: () => { me = null; route(); },
+      toast,
     });
   } else {
     screen = mountLobby(main, {
@@ -157,6 +169,25 @@ function route() {
       toast, errorText, refreshMe,
     });
   }
+}
+
+/** An invite link (#/join/<code>): the first open seat of that private table, or watch it when
+ * it is full or the player already sits there; a wrong code goes to the lobby, saying why. */
+function joinLink(code) {
+  let dead = false;
+  (async () => {
+    try {
+      const table = await api.byCode(code);
+      const seat = table.seats.findIndex((p) => !p.name && !p.bot);
+      const seated = table.seats.some((p) => p.player_id === me.id);
+      if (seat >= 0 && !seated) { await api.sit(table.id, seat); refreshMe(); }
+      if (!dead) location.replace(`#/t/${encodeURIComponent(table.id)}`);
+    } catch (err) {
+      toast(errorText(err), "error");
+      if (!dead) location.replace("#/");
+    }
+  })();
+  return { destroy() { dead = true; } };
 }
 
 window.addEventListener("hashchange", route);

@@ -1,10 +1,13 @@
-// The lobby: games with one-click play against bots and quick join, the open tables by game
-// (stake, seats taken, options that differ from the defaults), a create form built from the
-// server's descriptors (GET /api/games) that explains each option, spectating, and the
-// leaderboards (leaderboard.js).
+// The lobby: games with one-click play against bots and quick join, the player's own tables
+// first ("Kembali ke meja"), the public tables filtered by game, stake and an open seat and
+// sorted by the server (GET /api/tables), joining a private table by its code, a create form
+// built from the server's descriptors (GET /api/games) that explains each option, spectating,
+// a rules page per game (#/rules/<game>, rules.js) and the leaderboards (leaderboard.js).
 //
-// One store for the page (store.js): the table list refreshes on its own without touching a
-// create form being filled in.
+// One store for the page (store.js). The lists refresh every 5 s and redraw only their own
+// region. What the player types is never drawn from a refresh: the filters and the join field
+// live in regions of their own, and the create form keeps its draft (every field's value), so
+// a redraw (the language switch) puts back what was typed.
 
 import { h, slot } from "./dom.js";
 import { t, has } from "./i18n.js";
@@ -15,20 +18,46 @@ import { createStore, regionScheduler } from "./store.js";
 import { renderer } from "./games/index.js";
 import { tileSvg } from "./tiles.js";
 import { leaderboardSection, PER_PAGE } from "./leaderboard.js";
+import { copyInvite } from "./invite.js";
 
 const REFRESH_MS = 5000;
 
-const SHOWS = { filter: ["tables"], tables: ["tables"], loaded: ["tables"], creating: ["form"],
-  board: ["board"], pick: ["board"] };
+const SHOWS = { query: ["tables"], tables: ["tables"], mine: ["mine", "tables"], loaded: ["tables"],
+  creating: ["form"], board: ["board"], pick: ["board"] };
+const SORTS = ["newest", "stake_low", "stake_high", "open_seats"];
+
+/** Every named field of a form as [name, value] (a checkbox or radio: whether it is checked). */
+function fieldsOf(form) {
+  return [...form.elements].filter((e) => e.name).map((e) =>
+    [e.name, e.type === "checkbox" || e.type === "radio" ? e.checked : e.value, e.value]);
+}
+
+/** Put back what fieldsOf read (a radio by its value). */
+function restore(form, fields) {
+  for (const [name, got, value] of fields) {
+    for (const e of form.elements) {
+      if (e.name !== name) continue;
+      if (e.type === "radio") { if (e.value === value) e.checked = got; }
+      else if (e.type === "checkbox") e.checked = got;
+      else e.value = got;
+    }
+  }
+}
 
 export function mountLobby(root, { open, toast, errorText, refreshMe }) {
-  const store = createStore({ catalog: null, filter: "all", tables: [], loaded: false, creating: null,
-    board: null, pick: { game: "gaple", period: "week", page: 1 } }, SHOWS);
+  const store = createStore({ catalog: null, query: { game: "", stake: "", open: false, sort: "newest" },
+    tables: [], mine: [], loaded: false, creating: null, board: null,
+    pick: { game: "gaple", period: "week", page: 1 } }, SHOWS);
   const st = store.state;
+  let draft = null; // the create form's fields as typed: {game, fields: [[name, value | checked]]}
   let busyNow = false;
   const el = h("div", { class: "lobby" });
-  const slots = { title: slot(), cards: slot(), form: slot(), tables: slot(), board: slot() };
-  el.append(...Object.values(slots).map((x) => x.node));
+  const slots = { title: slot(), cards: slot(), form: slot(), mine: slot(), join: slot(),
+    controls: slot(), tables: slot(), board: slot() };
+  // the public tables' card holds two regions: its controls and the list they ask for
+  const tablesCard = h("section", { class: "tables card" }, slots.controls.node, slots.tables.node);
+  el.append(slots.title.node, slots.mine.node, slots.cards.node, slots.form.node, slots.join.node,
+    tablesCard, slots.board.node);
   root.append(el);
 
   /** The games of the catalog this client can draw, in the server's order. */
@@ -41,12 +70,20 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     } catch (err) { toast(errorText(err), "error"); }
   }
 
+  /** The public tables for the current filters and the player's own; an answer for an older
+   * query is dropped. */
   async function load() {
     if (!st.catalog) loadGames();
+    const query = st.query;
     try {
-      const res = await api.tables();
-      store.set({ tables: res || [], loaded: true });
+      const [tables, mine] = await Promise.all([api.tables(query), api.myTables()]);
+      if (st.query === query) store.set({ tables, mine, loaded: true });
     } catch (err) { if (!st.loaded) toast(errorText(err), "error"); }
+  }
+
+  function filter(patch) {
+    store.set({ query: { ...st.query, ...patch } });
+    load();
   }
 
   async function busy(fn) {
@@ -94,9 +131,21 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     });
   }
 
+  function openSeat(table) { return (table.seats || []).findIndex((p) => !p || (!p.name && !p.bot)); }
+
   function sit(table) {
-    const seat = (table.seats || []).findIndex((p) => !p || (!p.name && !p.bot));
-    return busy(async () => { await api.sit(tableId(table), seat); refreshMe(); open(tableId(table)); });
+    return busy(async () => { await api.sit(tableId(table), openSeat(table)); refreshMe(); open(tableId(table)); });
+  }
+
+  /** A private table by its code: a wrong one is said under the field (what was typed stays);
+   * a right one goes to its invite link (#/join/<code>, app.js), which seats the player. */
+  function joinByCode(code, shown) {
+    return busy(async () => {
+      try {
+        const table = await api.byCode(code);
+        location.hash = `#/join/${encodeURIComponent(table.code)}`;
+      } catch (err) { shown.textContent = errorText(err); }
+    });
   }
 
   function gameCard(game) {
@@ -105,6 +154,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       h("span", { class: "card-tile", "aria-hidden": "true" }, tileSvg(a, b, { vertical: false })),
       h("h3", {}, t(`game.${game.name}`)),
       h("p", {}, t(`game.${game.name}.about`)),
+      h("a", { class: "card-rules", href: `#/rules/${game.name}`, "data-action": "rules" }, t("rules.link")),
       h("div", { class: "row" },
         h("button", { class: "btn btn-primary", type: "button", "data-action": "bots", onclick: () => vsBots(game) },
           t("lobby.bots")),
@@ -114,7 +164,8 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
           onclick: () => store.set({ creating: game.name }) }, t("lobby.create"))));
   }
 
-  function tableRow(x) {
+  /** One table of a list; `mine`: the player sits there, so the row takes them back. */
+  function tableRow(x, mine = false) {
     const game = gameOf(x.game);
     const seats = x.seats || [];
     const n = x.n_seats ?? seats.length;
@@ -130,14 +181,20 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
         h("span", { class: "pill" }, t("lobby.seats", { taken, n })),
         h("span", { class: `pill ${x.status === "playing" ? "pill-live" : ""}` },
           t(x.status === "playing" ? "lobby.playing" : "lobby.waiting")),
+        x.private ? h("span", { class: "pill pill-private" }, t("lobby.private_code", { code: x.code })) : null,
         tags.map((tag) => h("span", { class: "pill pill-soft" }, tag))),
       h("div", { class: "table-seats" }, seats.map((p) => h("span", { class: `seat-chip ${p?.bot ? "bot" : ""}` },
         p && (p.name || p.bot) ? (p.name || t("lobby.bot")) : t("lobby.empty_seat")))),
-      h("div", { class: "row" },
-        free ? h("button", { class: "btn btn-primary", type: "button", "data-action": "sit", onclick: () => sit(x) },
-          t("lobby.sit")) : null,
-        h("button", { class: "btn", type: "button", "data-action": "watch", onclick: () => open(tableId(x)) },
-          t("lobby.watch"))));
+      mine ? h("div", { class: "row" },
+        h("button", { class: "btn btn-primary", type: "button", "data-action": "back", onclick: () => open(tableId(x)) },
+          t("lobby.back")),
+        x.private ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "invite",
+          onclick: () => copyInvite(x.code, toast) }, t("lobby.invite")) : null)
+        : h("div", { class: "row" },
+          free ? h("button", { class: "btn btn-primary", type: "button", "data-action": "sit", onclick: () => sit(x) },
+            t("lobby.sit")) : null,
+          h("button", { class: "btn", type: "button", "data-action": "watch", onclick: () => open(tableId(x)) },
+            t("lobby.watch"))));
   }
 
   function field(label, input, help) {
@@ -174,7 +231,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
         const get = (key) => f.get(key);
         const n = Number(f.get("seats"));
         const spec = { game: game.name, seats: n, options: readOptions(game.options, get),
-          ...readOptions(st.catalog.table_options, get) };
+          private: f.get("private") === "on", ...readOptions(st.catalog.table_options, get) };
         busy(() => createAndSit(spec, f.get("bots") === "on" ? n - 1 : 0));
       },
     });
@@ -184,26 +241,75 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       ...game.options.map(control), ...st.catalog.table_options.map(control),
       h("label", { class: "field check" }, h("input", { type: "checkbox", name: "bots", checked: true }),
         h("span", { class: "field-label" }, t("create.bots"))),
+      h("label", { class: "field check" }, h("input", { type: "checkbox", name: "private" }),
+        h("span", { class: "field-label" }, t("create.private")), h("small", {}, t("create.private.help"))),
       h("div", { class: "row" },
         h("button", { class: "btn btn-primary", type: "submit" }, t("create.submit")),
-        h("button", { class: "btn btn-ghost", type: "button", onclick: () => store.set({ creating: null }) },
+        h("button", { class: "btn btn-ghost", type: "button", onclick: () => { draft = null; store.set({ creating: null }); } },
           t("create.cancel"))));
+    if (draft?.game === game.name) restore(form, draft.fields);
+    const keep = () => { draft = { game: game.name, fields: fieldsOf(form) }; };
+    form.addEventListener("input", keep);
+    form.addEventListener("change", keep);
     return form;
   }
 
-  function tablesSection() {
-    const filters = ["all", ...games().map((g) => g.name)];
-    const rows = st.tables.filter((x) => gameOf(x.game) && (st.filter === "all" || x.game === st.filter));
-    return h("section", { class: "tables card" },
+  /** The player's own tables, first, each with "Kembali ke meja". */
+  function mineSection() {
+    const rows = st.mine.filter((x) => gameOf(x.game));
+    return rows.length ? h("section", { class: "mine card" }, h("h3", {}, t("lobby.mine")),
+      h("ul", { class: "table-list" }, rows.map((x) => tableRow(x, true)))) : null;
+  }
+
+  /** Joining a private table by its code; drawn once, so a refresh never clears it. */
+  function joinSection() {
+    const shown = h("p", { class: "join-error", role: "alert" });
+    const input = h("input", { name: "code", autocomplete: "off", autocapitalize: "characters",
+      maxlength: 9, placeholder: t("lobby.code.placeholder"), "aria-label": t("lobby.code") });
+    return h("form", { class: "join card", onsubmit: (e) => {
+      e.preventDefault();
+      shown.textContent = "";
+      if (input.value.trim()) joinByCode(input.value, shown);
+    } },
+    h("label", { class: "field-label", for: "join-code" }, t("lobby.code")),
+    Object.assign(input, { id: "join-code" }),
+    h("button", { class: "btn", type: "submit" }, t("lobby.code.go")),
+    shown);
+  }
+
+  /** Game tabs, stake, open seats and order: the server filters and sorts (GET /api/tables).
+   * Drawn from the query, not from the list, so the refresh leaves them alone. */
+  function controls() {
+    const q = st.query;
+    const stake = games().find((g) => g.chips)?.options.find((o) => o.key === "stake");
+    return h("div", { class: "tables-controls" },
       h("div", { class: "tables-head" },
         h("h3", {}, t("lobby.tables")),
         h("button", { class: "btn btn-ghost", type: "button", onclick: load }, t("lobby.refresh"))),
-      h("div", { class: "filters", role: "tablist" }, filters.map((f) => h("button", {
-        class: `tab ${st.filter === f ? "on" : ""}`, type: "button", "data-filter": f,
-        onclick: () => store.set({ filter: f }),
-      }, f === "all" ? t("lobby.all") : t(`game.${f}`)))),
-      rows.length ? h("ul", { class: "table-list" }, rows.map(tableRow))
-        : h("p", { class: "muted" }, t("lobby.none")));
+      h("div", { class: "filters", role: "tablist" }, ["", ...games().map((g) => g.name)].map((f) => h("button", {
+        class: `tab ${q.game === f ? "on" : ""}`, type: "button", "data-filter": f || "all",
+        onclick: (e) => {
+          for (const b of e.currentTarget.parentNode.children) b.classList.toggle("on", b === e.currentTarget);
+          filter({ game: f });
+        },
+      }, f ? t(`game.${f}`) : t("lobby.all")))),
+      h("div", { class: "filters filter-fields" },
+        stake ? h("label", { class: "filter" }, h("span", {}, t("lobby.filter.stake")),
+          h("input", { name: "stake", type: "number", inputmode: "numeric", min: stake.min, max: stake.max,
+            step: 1, value: q.stake, placeholder: t("lobby.filter.any_stake"),
+            onchange: (e) => filter({ stake: e.target.validity.valid ? e.target.value : "" }) })) : null,
+        h("label", { class: "filter check" }, h("input", { type: "checkbox", name: "open", checked: q.open,
+          onchange: (e) => filter({ open: e.target.checked }) }), h("span", {}, t("lobby.filter.open"))),
+        h("label", { class: "filter" }, h("span", {}, t("lobby.sort")),
+          h("select", { name: "sort", onchange: (e) => filter({ sort: e.target.value }) },
+            SORTS.map((o) => h("option", { value: o, selected: o === q.sort }, t(`lobby.sort.${o}`)))))));
+  }
+
+  function tablesSection() {
+    const mine = new Set(st.mine.map(tableId));
+    const rows = st.tables.filter((x) => gameOf(x.game) && !mine.has(tableId(x)));
+    return rows.length ? h("ul", { class: "table-list" }, rows.map((x) => tableRow(x)))
+      : h("p", { class: "muted" }, t(st.query.game || st.query.stake || st.query.open ? "lobby.none_match" : "lobby.none"));
   }
 
   const draw = regionScheduler({
@@ -214,6 +320,9 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       slots.form.set(game ? createForm(game) : null);
       if (game) el.querySelector("form.create")?.scrollIntoView({ block: "nearest" });
     },
+    mine() { slots.mine.set(st.catalog ? mineSection() : null); },
+    join() { slots.join.set(st.catalog ? joinSection() : null); },
+    controls() { slots.controls.set(st.catalog ? controls() : null); },
     tables() { slots.tables.set(st.catalog ? tablesSection() : null); },
     board() {
       slots.board.set(st.catalog ? leaderboardSection(games().map((g) => g.name), st.board, st.pick,

@@ -22,6 +22,7 @@ import { cuesFor, isPlacement } from "./cues.js";
 import { play } from "./sound.js";
 import { placedTile, slideFrom } from "./motion.js";
 import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
+import { copyInvite } from "./invite.js";
 
 const MAX_LOG = 200; // = HISTORY in app/services/table_views.py: a reload shows the same lines
 const MAX_CHAT = 100;
@@ -53,7 +54,7 @@ const SHOWS = {
  * `replay` (replay.js): {feed(handlers), controls, back} plays a finished match through the
  * same page: `feed` stands for the socket, `controls` is drawn where the banner goes.
  */
-export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay = null }) {
+export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, toast, replay = null }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -264,7 +265,14 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, replay
         t("nav.leave")) : null,
       h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
         : t("table.title_only", { id: tableId })),
-      st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null);
+      h("div", { class: "table-info" },
+        st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null,
+        name ? h("a", { class: "table-link", href: `#/rules/${name}`, "data-action": "rules",
+          "aria-label": t("rules.link"), title: t("rules.link") }, // a phone shows "?" alone
+        h("span", { class: "chips-long" }, t("rules.link")),
+        h("span", { class: "chips-short", "aria-hidden": "true" }, "?")) : null,
+        st.table?.private ? h("button", { class: "table-link", type: "button", "data-action": "invite",
+          onclick: () => copyInvite(st.table.code, toast) }, t("table.invite", { code: st.table.code })) : null));
   }
 
   function banner() {

@@ -80,6 +80,9 @@ async def test_list_filters_and_pages(http):
             json={"game": game, "seats": 2 if game != "moon" else 4, "options": options},
         )
         made.append(r.json()["id"])
+        # the lobby lists tables someone is at (services/lobby.py)
+        sat = await http.post(f"/api/tables/{made[-1]}/seats/1", headers=auth, json={"buy_in": 100})
+        assert sat.status_code == 200, sat.text
     everything = (await http.get("/api/tables")).json()
     assert everything["total"] == 4 and {t["id"] for t in everything["items"]} == set(made)
     gaple = (await http.get("/api/tables", params={"game": "gaple"})).json()
@@ -88,7 +91,6 @@ async def test_list_filters_and_pages(http):
     assert [t["id"] for t in rich["items"]] == [made[1]]
     page = (await http.get("/api/tables", params={"per_page": 3, "page": 2})).json()
     assert len(page["items"]) == 1 and page["total"] == 4
-    await http.post(f"/api/tables/{made[0]}/seats/0", headers=auth)
     await http.post(f"/api/tables/{made[0]}/bots", headers=auth)
     open_ = (await http.get("/api/tables", params={"open": True})).json()
     assert made[0] not in {t["id"] for t in open_["items"]} and open_["total"] == 3

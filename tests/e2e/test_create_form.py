@@ -37,6 +37,7 @@ def check_form(page, game: dict, table_options: list[dict]) -> None:
         for n in range(seat_range["min"], seat_range["max"] + 1)
     ]
     assert [f["type"] for f in by_name.pop("bots")] == ["checkbox"]
+    assert [(f["type"], f["checked"]) for f in by_name.pop("private")] == [("checkbox", False)]
     declared = game["options"] + table_options
     assert set(by_name) == {o["key"] for o in declared}, "one field per declared option"
     assert not set(by_name) & set(game["managed"]), "the table's own options are not asked"

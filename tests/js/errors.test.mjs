@@ -16,7 +16,7 @@ test("a rate limit with its seconds says how long to wait, in both languages", (
   setLang("en");
   assert.equal(errorText(limited), "Slow down: try again in 42 s.");
   assert.equal(codeText("rate_limited", 90), "Slow down: try again in 2 min.");
-  assert.equal(codeText("no_such_code", 5), "Something went wrong (code: no_such_code). Try again.");
+  assert.equal(codeText("no_such_thing", 5), "Something went wrong (code: no_such_thing). Try again.");
   setLang("id");
 });
 
