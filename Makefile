@@ -66,12 +66,14 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-# Lint, format, the layers (import-linter), types (mypy) and the client's pure functions.
+# Lint, format, the layers (import-linter), types (mypy), the client's syntax (every module, as
+# node parses it) and its pure functions.
 lint: $(STAMP) system-deps
 	$(PY) -m ruff check app tests bench
 	$(PY) -m ruff format --check app tests bench
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
+	for f in $$(find static/js -name '*.js'); do node --check "$$f" || exit 1; done
 	node --test tests/js/
 
 # Everything CI runs (.ci/run): the checks above and the whole suite, browsers included.

@@ -137,8 +137,8 @@ function route() {
   screen = null;
   clear(main);
   header();
-  const r = location.hash.match(/^#\/rules\/(\w+)$/);
-  if (r) { screen = mountRules(main, { game: r[1], back: cameFrom }); return; } // signed in or not
+  const rules = location.hash.match(/^#\/rules\/(\w+)$/);
+  if (rules) { screen = mountRules(main, { game: rules[1], back: cameFrom }); return; } // signed in or not
   if (!me) { screen = welcome(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
