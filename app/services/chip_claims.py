@@ -17,7 +17,8 @@ day even when it commits after midnight. Callers pass ``now``; tests choose it.
   ``daily_base + daily_step * (streak - 1)``, at most ``daily_max``; the streak keeps counting
   past the cap.
 - Refill (key ``refill:<player>:<YYYY-MM-DD>:<n>``, claim seq n from 1): only while the wallet
-  plus the chips on tables is below the lowest stake a game allows, at most
+  plus the chips on tables is below the smallest buy-in any table allows (its lowest stake's
+  minimum buy-in, app/services/stakes.py), at most
   ``refills_per_day`` times a day.
 
 Decision: the chips on tables are the live truth. While a player sits, the table document in
@@ -42,6 +43,7 @@ from app.db.ledger import HOUSE, Leg, wallet_account
 from app.db.models import ChipClaim, LedgerEntry, Wallet
 from app.services import money
 from app.services.catalog import lowest_stake
+from app.services.stakes import buy_in_limits
 from app.services.table_doc import seat_of
 
 JAKARTA = ZoneInfo("Asia/Jakarta")
@@ -92,7 +94,7 @@ class Refill:
     amount: int
     used: int  # refills claimed today
     per_day: int
-    below: int  # the lowest stake a game allows
+    below: int  # the smallest buy-in any table allows
     next_at: datetime | None  # all used: when the next day's open
 
 
@@ -270,7 +272,8 @@ class ChipClaims:
                 )
             )
         ).scalar_one()
-        below, per_day = lowest_stake(), self.settings.refills_per_day
+        below = buy_in_limits(lowest_stake(), self.settings).low  # the smallest buy-in anywhere
+        per_day = self.settings.refills_per_day
         bust = held < below
         left = used < per_day
         return Refill(

@@ -126,7 +126,7 @@ async def test_a_refill_only_when_bust_and_only_so_often_a_day(live_server):
     claims = srv.live.claims
     async with httpx.AsyncClient(base_url=srv.url) as http:
         pid, _ = await guest(srv, http)
-    with pytest.raises(C.NotBust, match="fewer than 1 chips"):
+    with pytest.raises(C.NotBust, match="fewer than 10 chips"):
         await claims.claim_refill(pid, MORNING)
     for n in (1, 2):
         await lose(srv, pid, 1000 if n == 1 else 500, f"lost:{n}")
