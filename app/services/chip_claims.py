@@ -103,6 +103,9 @@ class Status:
     day: date
     balance: int
     chips_at_tables: int
+    # Of those, the chips of tables the player no longer sits at: a cash-out still in the
+    # outbox, on its way to the wallet (a client asks again shortly while it is not 0).
+    chips_settling: int
     daily: Daily
     refill: Refill
 
@@ -178,7 +181,7 @@ class ChipClaims:
         with money.reachable("chips cannot be claimed"):
             async with self.db.begin() as session:
                 balance = (await self._locked_wallet(session, player_id)).balance
-                held = balance + await self._chips_at_tables(session, player_id)
+                held = balance + (await self._chips_at_tables(session, player_id))[0]
                 refill = await self._refill(session, player_id, held, today, now)
                 if not refill.bust:
                     raise NotBust(
@@ -234,9 +237,9 @@ class ChipClaims:
     ) -> Status:
         today = jakarta_day(now)
         daily = await self._daily(session, player_id, today, now)
-        at_tables = await self._chips_at_tables(session, player_id)
+        at_tables, settling = await self._chips_at_tables(session, player_id)
         refill = await self._refill(session, player_id, balance + at_tables, today, now)
-        return Status(today, balance, at_tables, daily, refill)
+        return Status(today, balance, at_tables, settling, daily, refill)
 
     async def _daily(
         self, session: AsyncSession, player_id: int, today: date, now: datetime
@@ -286,9 +289,10 @@ class ChipClaims:
             next_at=None if left else next_day_starts(now),
         )
 
-    async def _chips_at_tables(self, session: AsyncSession, player_id: int) -> int:
+    async def _chips_at_tables(self, session: AsyncSession, player_id: int) -> tuple[int, int]:
         """The player's chips on tables: the seat's stack in Redis where the player sits, the
-        ledger's stack account elsewhere (see the module's Decision)."""
+        ledger's stack account elsewhere (see the module's Decision); and the part of them
+        from the ledger alone (settling)."""
         rows = await session.execute(
             select(LedgerEntry.account, func.sum(LedgerEntry.amount))
             .where(LedgerEntry.player_id == player_id, LedgerEntry.account.like("stack:%"))
@@ -296,11 +300,13 @@ class ChipClaims:
         )
         in_ledger = {account.split(":")[1]: int(total) for account, total in rows if total}
         if not in_ledger:
-            return 0
+            return 0, 0
         live = {snap.tid: snap.doc for snap in await self.store.load_many(list(in_ledger))}
-        total = 0
+        total = settling = 0
         for tid, amount in in_ledger.items():
             doc = live.get(tid)
             seat = seat_of(doc, player_id) if doc is not None else None
+            if doc is None or seat is None:
+                settling += amount
             total += amount if doc is None or seat is None else doc["seats"][seat]["stack"] or 0
-        return total
+        return total, settling

@@ -168,6 +168,7 @@ async def test_chips_on_a_table_count_as_the_live_stack_says(live_server):
         ).status_code == 200
         status = await claims.status(pid, MORNING)
         assert (status.balance, status.chips_at_tables, status.refill.bust) == (0, 1000, False)
+        assert status.chips_settling == 0  # seated: nothing on its way
         with pytest.raises(C.NotBust):
             await claims.claim_refill(pid, MORNING)
 
@@ -191,7 +192,9 @@ async def test_chips_on_a_table_count_as_the_live_stack_says(live_server):
         assert r.status_code == 200
         status = await claims.status(pid, MORNING)  # the cash-out waits in the outbox
         assert (status.balance, status.chips_at_tables, status.refill.bust) == (0, 1000, False)
+        assert status.chips_settling == 1000  # a client asks again shortly
         await srv.live.outbox.run_once(block_ms=1)
         status = await claims.status(pid, MORNING)
         assert (status.balance, status.chips_at_tables, status.refill.bust) == (1000, 0, False)
+        assert status.chips_settling == 0
     await audit_ok(srv)
