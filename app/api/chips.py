@@ -40,7 +40,7 @@ class ChipsOut(BaseModel):
     balance: int
     chips_at_tables: int = Field(description="on tables: the live stacks where you sit")
     chips_settling: int = Field(
-        description="of those, chips on their way to the wallet (a cash-out in the outbox)"
+        description="of those, chips of seats left, on their way to the wallet: ask again soon"
     )
     daily: DailyOut
     refill: RefillOut

@@ -103,8 +103,8 @@ class Status:
     day: date
     balance: int
     chips_at_tables: int
-    # Of those, the chips of tables the player no longer sits at: a cash-out still in the
-    # outbox, on its way to the wallet (a client asks again shortly while it is not 0).
+    # Of those, the chips on their way to the wallet: a seat left (a cash-out still in the
+    # outbox, or a round the bot finishes first). A client asks again shortly while not 0.
     chips_settling: int
     daily: Daily
     refill: Refill
@@ -291,8 +291,9 @@ class ChipClaims:
 
     async def _chips_at_tables(self, session: AsyncSession, player_id: int) -> tuple[int, int]:
         """The player's chips on tables: the seat's stack in Redis where the player sits, the
-        ledger's stack account elsewhere (see the module's Decision); and the part of them
-        from the ledger alone (settling)."""
+        ledger's stack account elsewhere (see the module's Decision); and the part of them on
+        its way back to the wallet (settling): those of tables left, a seat still being
+        played to the end of its round by the bot."""
         rows = await session.execute(
             select(LedgerEntry.account, func.sum(LedgerEntry.amount))
             .where(LedgerEntry.player_id == player_id, LedgerEntry.account.like("stack:%"))
@@ -306,7 +307,8 @@ class ChipClaims:
         for tid, amount in in_ledger.items():
             doc = live.get(tid)
             seat = seat_of(doc, player_id) if doc is not None else None
-            if doc is None or seat is None:
-                settling += amount
-            total += amount if doc is None or seat is None else doc["seats"][seat]["stack"] or 0
+            stack = amount if doc is None or seat is None else doc["seats"][seat]["stack"] or 0
+            if doc is None or seat is None or doc["seats"][seat]["leaving"]:
+                settling += stack  # cashed out when the bot has finished the round (O-3)
+            total += stack
         return total, settling
