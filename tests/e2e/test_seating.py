@@ -106,8 +106,10 @@ def test_the_header_shows_the_wallet_and_the_stack_at_the_table_live(new_page, s
     page = new_page("Bagus")
     page.click(".game-card[data-game=gaple] [data-action=bots]")
     page.wait_for_selector(".felt .hand-area", timeout=15000)
-    page.wait_for_function(
-        "document.querySelector('#chips').dataset.table === '1000'", timeout=10000
+    page.wait_for_function(  # the stack from the socket, the wallet read again after the sit
+        "document.querySelector('#chips').dataset.table === '1000'"
+        " && document.querySelector('#chips').dataset.wallet === '0'",
+        timeout=10000,
     )
     assert page.inner_text(CHIPS) == "● Dompet 0 · Di meja ini 1.000"
     both_sizes(page, "seating-header-table")
