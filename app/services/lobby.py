@@ -83,7 +83,7 @@ class Lobby:
         """The ruleset, its parsed options and the table's own two (O-3, O-5), or 422
         ``bad_options`` naming the field. The table's options may also come among the game's
         (docs/rules.md lists them as table options)."""
-        field_of = {"start_seconds": "start_seconds"}
+        start_field = "start_seconds"
         try:
             rs = registry.get_ruleset(game)
             rs.check_seats(n_seats)
@@ -92,21 +92,22 @@ class Lobby:
                 turn_seconds = opt_int(options, "turn_seconds", 20, 1, 600)
                 del options["turn_seconds"]
             if "start_seconds" in options:
-                start_seconds = options.pop("start_seconds")
-                field_of["start_seconds"] = "options.start_seconds"
-            default = self.settings.start_seconds
-            start = {} if start_seconds is None else {"start_seconds": start_seconds}
-            start_seconds = opt_int(start, "start_seconds", default, 0, 60)
-            if "start_seconds" in start and not rs.descriptor.chips:
-                raise BadOptions("start_seconds", "only a chips table waits to start (O-5)")
+                start_seconds, start_field = options.pop("start_seconds"), "options.start_seconds"
+            if start_seconds is None:
+                start_seconds = self.settings.start_seconds
+            else:
+                start_seconds = opt_int({"start_seconds": start_seconds}, "start_seconds", 0, 0, 60)
+                if not rs.descriptor.chips:
+                    raise BadOptions("start_seconds", "only a chips table waits to start (O-5)")
             for key in options:
                 if key in rs.descriptor.managed:
                     raise BadOptions(key, "is set by the table, not by its creator")
             parsed = rs.parse_options(options, n_seats)
         except BadOptions as e:
-            field = field_of.get(e.field) or (
-                e.field if e.field in ("game", "seats") else f"options.{e.field}"
-            )
+            if e.field == "start_seconds":
+                field = start_field
+            else:
+                field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
             raise TableError(422, "bad_options", e.message, field) from e
         return rs, parsed, turn_seconds or self.settings.turn_seconds, start_seconds
 
