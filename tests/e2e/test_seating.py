@@ -130,3 +130,19 @@ def test_the_header_shows_the_wallet_and_the_stack_at_the_table_live(new_page, s
     assert page.inner_text(CHIPS) == f"● Dompet {wallet:,}".replace(",", ".")
     both_sizes(page, "seating-header-lobby")
     assert page.errors == []
+
+
+def test_the_sit_dialog_speaks_english_too(new_page, server):
+    page = new_page("Ayu", lang="en")
+    create_gaple(page)
+    dialog = page.locator(BUY_IN)
+    dialog.wait_for()
+    assert dialog.locator("h2").inner_text() == "How many chips do you bring?"
+    assert "At least 100, at most 1,000 (your wallet: 1,000)." in dialog.inner_text()
+    assert "⟦" not in dialog.inner_text()
+    both_sizes(page, "seating-buy-in-en")
+    dialog.locator("button:has-text('Cancel')").click()
+    dialog.wait_for(state="detached")
+    tables = page.context.request.get(f"{server}/api/tables?per_page=100").json()["items"]
+    assert not [t for t in tables if any(s["name"] == "Ayu" for s in t["seats"])]  # cancelled
+    assert page.errors == []
