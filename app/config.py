@@ -185,6 +185,8 @@ class Settings(BaseSettings):
 
     # Tables and clocks.
     turn_seconds: int = Field(default=20, ge=1, le=600)  # as the table option
+    # O-5: a chips table with two players ready waits this long for more (the table option).
+    start_seconds: int = Field(default=5, ge=0, le=60)
     bot_delay: float = Field(default=0.6, ge=0)
     round_pause: float = Field(default=4.0, ge=0)  # between two rounds at a chips table (G-12)
     sweep_interval: float = Field(default=0.25, gt=0)
@@ -197,8 +199,6 @@ class Settings(BaseSettings):
     empty_table_seconds: float = Field(default=300.0, gt=0)
     closed_table_ttl: int = Field(default=3600, ge=1)  # a closed table's document stays readable
     clock_repair_seconds: float = Field(default=30.0, gt=0)  # a sweeper re-arms lost clocks
-    default_stack: int = Field(default=1000, ge=1)  # buy-in when a player names none
-    bot_stack: int = Field(default=1000, ge=1)
 
     # Chips & records: wallets, buy-ins, the outbox consumer, the audit.
     # The chip economy (README "Economy"), every grant from the house: a new guest's grant (one
@@ -213,7 +213,9 @@ class Settings(BaseSettings):
     refill_amount: int = Field(default=1_000, ge=1)
     refills_per_day: int = Field(default=3, ge=0)
     welcome_grant: int = Field(default=10_000, ge=0)
-    buy_in_max_stakes: int = Field(default=1000, ge=1)  # the largest buy-in, in stakes
+    # A buy-in lies between these many stakes (app/services/stakes.py); a bot sits with the most.
+    buy_in_min_stakes: int = Field(default=10, ge=1)
+    buy_in_max_stakes: int = Field(default=100, ge=1)
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
     outbox_reclaim_ms: int = Field(default=30_000, ge=1000)  # taken over from a dead consumer
     # A buy-in still pending this long (its process died between the wallet and the seat) is
@@ -272,6 +274,12 @@ class Settings(BaseSettings):
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         files = FileSettingsSource(settings_cls)
         return init_settings, env_settings, files, dotenv_settings, file_secret_settings
+
+    @model_validator(mode="after")
+    def _buy_in_range(self) -> Settings:
+        if self.buy_in_max_stakes < self.buy_in_min_stakes:
+            raise ValueError("MEJA_BUY_IN_MAX_STAKES is below MEJA_BUY_IN_MIN_STAKES")
+        return self
 
     @model_validator(mode="after")
     def _database(self) -> Settings:

@@ -64,7 +64,8 @@ async def live_database(tmp_path):
 
 @pytest.fixture
 def live_settings(live_redis_url, live_prefix, live_database, tmp_path):
-    """Test settings: bots and rounds without delay, a fast sweeper, a fixed key."""
+    """Test settings: bots, rounds and a table's start without delay, a fast sweeper, a fixed
+    key."""
     return Settings(
         redis_url=live_redis_url,
         key_prefix=live_prefix,
@@ -72,6 +73,7 @@ def live_settings(live_redis_url, live_prefix, live_database, tmp_path):
         secret_key="test-key",
         bot_delay=0,
         round_pause=0,
+        start_seconds=0,
         sweep_interval=0.05,
         database_url=live_database,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.services import money
 
@@ -38,7 +38,10 @@ class RefillOut(BaseModel):
 class ChipsOut(BaseModel):
     day: date  # today in Asia/Jakarta
     balance: int
-    chips_at_tables: int
+    chips_at_tables: int = Field(description="on tables: the live stacks where you sit")
+    chips_settling: int = Field(
+        description="of those, chips of seats left, on their way to the wallet: ask again soon"
+    )
     daily: DailyOut
     refill: RefillOut
 

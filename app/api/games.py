@@ -25,6 +25,10 @@ class OptionOut(BaseModel):
     choices: list[Any] | None = None
 
 
+class TableOptionOut(OptionOut):
+    chips: bool = Field(False, description="only chips tables have it")
+
+
 class SeatRange(BaseModel):
     min: int
     max: int
@@ -39,9 +43,15 @@ class GameOut(BaseModel):
     options: list[OptionOut]
 
 
+class BuyInOut(BaseModel):
+    min_stakes: int
+    max_stakes: int
+
+
 class Games(BaseModel):
     games: list[GameOut]
-    table_options: list[OptionOut] = Field(description="options every table has")
+    table_options: list[TableOptionOut] = Field(description="the table's own options")
+    buy_in: BuyInOut = Field(description="a buy-in's bounds at a chips table, in stakes")
 
 
 @router.get("/games", response_model=Games)

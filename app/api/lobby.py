@@ -36,7 +36,9 @@ class SeatOut(BaseModel):
 
 
 class ClockOut(BaseModel):
-    kind: Literal["turn", "bot", "next"]
+    kind: Literal["turn", "bot", "next", "start"] = Field(
+        description="next: the pause between rounds (G-12); start: the start countdown (O-5)"
+    )
     at: int = Field(description="epoch milliseconds")
     seat: int | None
 
@@ -52,6 +54,7 @@ class TableOut(BaseModel):
     options: dict[str, Any] = Field(description="the game's options, validated by its rules")
     stake: int | None = Field(description="chips games only")
     turn_seconds: int
+    start_seconds: int | None = Field(description="chips tables: the start countdown (O-5)")
     status: TableStatus = Field(description="closed: the final state stays readable")
     match_no: int = Field(description="matches dealt so far (Gaple: rounds)")
     players: list[int] = Field(description="the table seat of each game seat in play")
@@ -81,20 +84,32 @@ class Joined(BaseModel):
     seat: int
 
 
+class SitBody(BaseModel):
+    buy_in: int | None = Field(
+        None,
+        description="chips tables: the stack to sit with, between stake × MEJA_BUY_IN_MIN_STAKES"
+        " and stake × MEJA_BUY_IN_MAX_STAKES; default the most, capped by the wallet",
+    )
+
+
 class NewTable(BaseModel):
     game: str = Field(description="gaple | moon | cross | mexican_train (those available)")
     seats: int = Field(description="number of seats; the ruleset says how many it allows")
     turn_seconds: int | None = Field(
         None, ge=1, le=600, description="turn clock (docs/rules.md O-3); default 20"
     )
+    start_seconds: int | None = Field(
+        None, description="chips tables: the start countdown, 0 … 60 (docs/rules.md O-5)"
+    )
     options: dict[str, Any] = Field(
         default_factory=dict, description="the game's table options (docs/rules.md)"
     )
     private: bool = Field(False, description="not listed; it gets a join code")
-
-
-class SitBody(BaseModel):
-    buy_in: int | None = Field(None, ge=1, description="chips tables: the stack to sit with")
+    sit: SitBody | None = Field(
+        None,
+        description="seat the creator in seat 0 with this buy-in; a sit that would be refused"
+        " refuses the table, so none is left without its creator",
+    )
 
 
 class QuickJoin(BaseModel):
@@ -139,7 +154,14 @@ async def table_of_code(code: str, live: Live) -> dict:
 async def create_table(body: NewTable, live: Live, player: Player) -> dict:
     """A new table; its game's rules validate the options (422 names the field)."""
     return await live.lobby.create(
-        body.game, body.seats, body.options, body.turn_seconds, private=body.private
+        body.game,
+        body.seats,
+        body.options,
+        body.turn_seconds,
+        start_seconds=body.start_seconds,
+        creator=player if body.sit is not None else None,
+        buy_in=body.sit.buy_in if body.sit is not None else None,
+        private=body.private,
     )
 
 

@@ -1,7 +1,9 @@
 """The games this server plays, as the lobby and the client see them (``GET /api/games``).
 
 Each ruleset's descriptor (app/games/base.py) says its seats and options; the table adds its own
-option, the turn clock (docs/rules.md O-3), so the client builds its whole create form from this.
+options, the turn clock (docs/rules.md O-3) and, at chips tables only (``chips``), the start
+countdown (O-5), so the client builds its whole create form from this. ``buy_in`` gives the
+bounds of a buy-in in stakes (app/services/stakes.py), for the client's sit dialog.
 """
 
 from __future__ import annotations
@@ -24,8 +26,22 @@ def games(settings: Settings) -> dict[str, Any]:
                 "default": settings.turn_seconds,
                 "label": "create.turn_seconds",
                 "help": "create.turn_seconds.help",
-            }
+            },
+            {
+                "key": "start_seconds",
+                "type": "int",
+                "min": 0,
+                "max": 60,
+                "default": settings.start_seconds,
+                "label": "create.start_seconds",
+                "help": "create.start_seconds.help",
+                "chips": True,
+            },
         ],
+        "buy_in": {
+            "min_stakes": settings.buy_in_min_stakes,
+            "max_stakes": settings.buy_in_max_stakes,
+        },
     }
 
 

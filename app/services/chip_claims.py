@@ -17,7 +17,8 @@ day even when it commits after midnight. Callers pass ``now``; tests choose it.
   ``daily_base + daily_step * (streak - 1)``, at most ``daily_max``; the streak keeps counting
   past the cap.
 - Refill (key ``refill:<player>:<YYYY-MM-DD>:<n>``, claim seq n from 1): only while the wallet
-  plus the chips on tables is below the lowest stake a game allows, at most
+  plus the chips on tables is below the smallest buy-in any table allows (its lowest stake's
+  minimum buy-in, app/services/stakes.py), at most
   ``refills_per_day`` times a day.
 
 Decision: the chips on tables are the live truth. While a player sits, the table document in
@@ -42,6 +43,7 @@ from app.db.ledger import HOUSE, Leg, wallet_account
 from app.db.models import ChipClaim, LedgerEntry, Wallet
 from app.services import money
 from app.services.catalog import lowest_stake
+from app.services.stakes import buy_in_limits
 from app.services.table_doc import seat_of
 
 JAKARTA = ZoneInfo("Asia/Jakarta")
@@ -92,7 +94,7 @@ class Refill:
     amount: int
     used: int  # refills claimed today
     per_day: int
-    below: int  # the lowest stake a game allows
+    below: int  # the smallest buy-in any table allows
     next_at: datetime | None  # all used: when the next day's open
 
 
@@ -101,6 +103,9 @@ class Status:
     day: date
     balance: int
     chips_at_tables: int
+    # Of those, the chips on their way to the wallet: a seat left (a cash-out still in the
+    # outbox, or a round the bot finishes first). A client asks again shortly while not 0.
+    chips_settling: int
     daily: Daily
     refill: Refill
 
@@ -176,7 +181,7 @@ class ChipClaims:
         with money.reachable("chips cannot be claimed"):
             async with self.db.begin() as session:
                 balance = (await self._locked_wallet(session, player_id)).balance
-                held = balance + await self._chips_at_tables(session, player_id)
+                held = balance + (await self._chips_at_tables(session, player_id))[0]
                 refill = await self._refill(session, player_id, held, today, now)
                 if not refill.bust:
                     raise NotBust(
@@ -232,9 +237,9 @@ class ChipClaims:
     ) -> Status:
         today = jakarta_day(now)
         daily = await self._daily(session, player_id, today, now)
-        at_tables = await self._chips_at_tables(session, player_id)
+        at_tables, settling = await self._chips_at_tables(session, player_id)
         refill = await self._refill(session, player_id, balance + at_tables, today, now)
-        return Status(today, balance, at_tables, daily, refill)
+        return Status(today, balance, at_tables, settling, daily, refill)
 
     async def _daily(
         self, session: AsyncSession, player_id: int, today: date, now: datetime
@@ -270,7 +275,8 @@ class ChipClaims:
                 )
             )
         ).scalar_one()
-        below, per_day = lowest_stake(), self.settings.refills_per_day
+        below = buy_in_limits(lowest_stake(), self.settings).low  # the smallest buy-in anywhere
+        per_day = self.settings.refills_per_day
         bust = held < below
         left = used < per_day
         return Refill(
@@ -283,9 +289,11 @@ class ChipClaims:
             next_at=None if left else next_day_starts(now),
         )
 
-    async def _chips_at_tables(self, session: AsyncSession, player_id: int) -> int:
+    async def _chips_at_tables(self, session: AsyncSession, player_id: int) -> tuple[int, int]:
         """The player's chips on tables: the seat's stack in Redis where the player sits, the
-        ledger's stack account elsewhere (see the module's Decision)."""
+        ledger's stack account elsewhere (see the module's Decision); and the part of them on
+        its way back to the wallet (settling): those of tables left, a seat still being
+        played to the end of its round by the bot."""
         rows = await session.execute(
             select(LedgerEntry.account, func.sum(LedgerEntry.amount))
             .where(LedgerEntry.player_id == player_id, LedgerEntry.account.like("stack:%"))
@@ -293,11 +301,14 @@ class ChipClaims:
         )
         in_ledger = {account.split(":")[1]: int(total) for account, total in rows if total}
         if not in_ledger:
-            return 0
+            return 0, 0
         live = {snap.tid: snap.doc for snap in await self.store.load_many(list(in_ledger))}
-        total = 0
+        total = settling = 0
         for tid, amount in in_ledger.items():
             doc = live.get(tid)
             seat = seat_of(doc, player_id) if doc is not None else None
-            total += amount if doc is None or seat is None else doc["seats"][seat]["stack"] or 0
-        return total
+            stack = amount if doc is None or seat is None else doc["seats"][seat]["stack"] or 0
+            if doc is None or seat is None or doc["seats"][seat]["leaving"]:
+                settling += stack  # cashed out when the bot has finished the round (O-3)
+            total += stack
+        return total, settling

@@ -16,6 +16,12 @@ live registry today, an index per game and stake later) the lobby shows the same
   used to pick a table. Such a table closes by itself through the write path once no human has
   held a seat for ``empty_table_seconds`` (table_doc ``chores``), its stakes back with the house;
 - "my tables" come from a small per-player set (app/store/seated.py), never from a scan.
+
+The amount is checked against the stake's bounds and the wallet first (app/services/stakes.py),
+so a refusal is precise and moves nothing.
+
+A sit restarts a chips table's start countdown (O-5); only a full table deals at once, so
+friends can still join and the bots can still be asked for.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from app.store.tables import Snapshot
 
 from . import money
 from . import table_doc as D
+from .stakes import buy_in_limits
 from .table_errors import TableError, closed
 from .table_views import TableViews
 from .table_write import TableWriter, now_ms
@@ -112,27 +119,83 @@ class Lobby:
         turn_seconds: int | None,
         *,
         private: bool = False,
+        start_seconds: int | None = None,
+        creator: dict | None = None,
+        buy_in: int | None = None,
     ) -> dict:
+        """A new table (``private``: unlisted, with a join code). ``creator``: seated in seat 0 (with ``buy_in``, else the default) or
+        no table at all: a buy-in the creator could not make is refused before the table is
+        made, and a sit that fails after all takes the new table away again."""
+        rs, parsed, turn_seconds, start_seconds = self._parse(
+            game, n_seats, options, turn_seconds, start_seconds
+        )
+        if creator is not None and rs.descriptor.chips:
+            buy_in = await self._buy_in_amount(creator, parsed["stake"], buy_in)
+        tid = secrets.token_hex(5)
+        code = await self._new_code(tid) if private else None
+        doc = D.new_doc(
+            rs, tid, n_seats, parsed, turn_seconds, now_ms(), start_seconds, code=code
+        )
+        res = await self.writer.create(tid, doc)
+        if creator is None:
+            return D.summary(doc, res.v)
+        try:
+            return await self.sit(creator, tid, 0, buy_in)
+        except TableError:
+            await self._discard(tid)
+            raise
+
+    def _parse(
+        self,
+        game: str,
+        n_seats: int,
+        options: dict,
+        turn_seconds: int | None,
+        start_seconds: int | None,
+    ) -> tuple[Any, dict, int, int]:
+        """The ruleset, its parsed options and the table's own two (O-3, O-5), or 422
+        ``bad_options`` naming the field. The table's options may also come among the game's
+        (docs/rules.md lists them as table options)."""
+        start_field = "start_seconds"
         try:
             rs = registry.get_ruleset(game)
             rs.check_seats(n_seats)
             options = dict(options)
-            if "turn_seconds" in options:  # docs/rules.md O-3 lists it among the table options
+            if "turn_seconds" in options:
                 turn_seconds = opt_int(options, "turn_seconds", 20, 1, 600)
                 del options["turn_seconds"]
+            if "start_seconds" in options:
+                start_seconds, start_field = options.pop("start_seconds"), "options.start_seconds"
+            if start_seconds is None:
+                start_seconds = self.settings.start_seconds
+            else:
+                start_seconds = opt_int({"start_seconds": start_seconds}, "start_seconds", 0, 0, 60)
+                if not rs.descriptor.chips:
+                    raise BadOptions("start_seconds", "only a chips table waits to start (O-5)")
             for key in options:
                 if key in rs.descriptor.managed:
                     raise BadOptions(key, "is set by the table, not by its creator")
             parsed = rs.parse_options(options, n_seats)
         except BadOptions as e:
-            field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
+            if e.field == "start_seconds":
+                field = start_field
+            else:
+                field = e.field if e.field in ("game", "seats") else f"options.{e.field}"
             raise TableError(422, "bad_options", e.message, field) from e
-        tid = secrets.token_hex(5)
-        code = await self._new_code(tid) if private else None
-        turns = turn_seconds or self.settings.turn_seconds
-        doc = D.new_doc(rs, tid, n_seats, parsed, turns, now_ms(), code=code)
-        res = await self.writer.create(tid, doc)
-        return D.summary(doc, res.v)
+        return rs, parsed, turn_seconds or self.settings.turn_seconds, start_seconds
+
+    async def _discard(self, tid: str) -> None:
+        """Close a table made for a creator whose sit failed, so none is left unseated."""
+
+        def build(snap: Snapshot, v_next: int) -> D.Change | None:
+            if D.any_human(snap.doc):  # somebody sat meanwhile: the table is theirs
+                return None
+            ch = self.writer.begin(snap)
+            D.close(ch)
+            return ch
+
+        with contextlib.suppress(TableError):
+            await self.writer.change(tid, build)
 
     async def get(self, tid: str) -> dict:
         return self.views.summary(await self.writer.snap(tid))
@@ -204,9 +267,7 @@ class Lobby:
             raise TableError(409, "seat_taken", f"seat {n} is taken")
         stack = key = None
         if doc["chips"]:
-            stack = self.settings.default_stack if buy_in is None else buy_in
-            if stack < doc["stake"]:
-                raise TableError(422, "bad_buy_in", "the buy-in must cover one stake", "buy_in")
+            stack = await self._buy_in_amount(player, doc["stake"], buy_in)
             key = await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
         await self.seated.note(player["id"], tid)  # before the seat: the set never misses one
 
@@ -237,7 +298,9 @@ class Lobby:
             if key is not None:
                 D.note_buy_in(ch.doc, key, "seated", now_ms())
             ch.events.append({"type": "seated", "table_seat": n, "name": player["name"]})
-            self.writer.maybe_deal(ch, v_next)
+            D.restart_countdown(ch.doc)
+            if D.deal_at_once(ch.doc):
+                self.writer.maybe_deal(ch, v_next)
             return ch
 
         try:
@@ -265,14 +328,16 @@ class Lobby:
     async def add_bots(self, player: dict, tid: str) -> dict:
         def build(snap: Snapshot, v_next: int) -> D.Change:
             ch = self.writer.begin(snap)
-            stack = self.settings.bot_stack if ch.doc["chips"] else None
+            stake = ch.doc["stake"]
+            stack = buy_in_limits(stake, self.settings).high if stake is not None else None
             for n, seat in enumerate(ch.doc["seats"]):
                 if seat is None:
                     ch.doc["seats"][n] = D.make_seat(
                         f"bot:{n}", f"Bot {n + 1}", bot=True, stack=stack, sit=v_next
                     )
                     ch.events.append({"type": "seated", "table_seat": n, "bot": True})
-            self.writer.maybe_deal(ch, v_next)
+            if D.deal_at_once(ch.doc):
+                self.writer.maybe_deal(ch, v_next)
             return ch
 
         return await self._changed(tid, build)
@@ -310,8 +375,8 @@ class Lobby:
                 except TableError:
                     continue
         rs = registry.get_ruleset(game)
-        table = await self.create(game, max(rs.min_seats, min(4, rs.max_seats)), {}, None)
-        await self.sit(player, table["id"], 0, None)
+        n_seats = max(rs.min_seats, min(4, rs.max_seats))
+        table = await self.create(game, n_seats, {}, None, creator=player)
         return {"table": await self.add_bots(player, table["id"]), "seat": 0}
 
     async def _new_code(self, tid: str) -> str:
@@ -327,6 +392,36 @@ class Lobby:
         assert res is not None and res.current is not None
         return self.views.summary(res.current)
 
+    async def _buy_in_amount(self, player: dict, stake: int, asked: int | None) -> int:
+        """The buy-in this player sits with at ``stake``: the amount asked, if the table allows
+        it (422 ``buy_in_too_low`` / ``buy_in_too_high``) and the wallet holds it (409
+        ``insufficient_chips``), else the default (app/services/stakes.py). Refused before any
+        chip moves or any table is made."""
+        wallet = None if self.db is None else await self._balance(player["id"])
+        limits = buy_in_limits(stake, self.settings, wallet)
+        amount = limits.default if asked is None else asked
+        if amount < limits.low:
+            message = f"the buy-in at this table is at least {limits.low}"
+            raise TableError(422, "buy_in_too_low", message, "buy_in")
+        if amount > limits.high:
+            message = f"the buy-in at this table is at most {limits.high}"
+            raise TableError(422, "buy_in_too_high", message, "buy_in")
+        if wallet is not None and amount > wallet:
+            raise TableError(
+                409,
+                "insufficient_chips",
+                f"you have {wallet} chips in your wallet; the buy-in is {amount}",
+            )
+        return amount
+
+    async def _balance(self, pid: Any) -> int:
+        try:
+            return await money.balance(self.db, pid)
+        except money.Unavailable as e:
+            raise TableError(503, e.code, e.message) from e
+        except money.MoneyError as e:
+            raise TableError(409, e.code, e.message) from e
+
     async def _buy_in(
         self, pid: Any, tid: str, seat: int, amount: int, sit: int, stake: int
     ) -> str | None:
@@ -337,6 +432,7 @@ class Lobby:
         if self.db is None:
             return None
         key = f"{money.buy_in_key(tid, seat, sit)}:{secrets.token_hex(4)}"
+        limits = buy_in_limits(stake, self.settings)
         try:
             await money.buy_in(
                 self.db,
@@ -345,8 +441,8 @@ class Lobby:
                 seat,
                 amount,
                 key=key,
-                minimum=stake,
-                maximum=stake * self.settings.buy_in_max_stakes,
+                minimum=limits.low,
+                maximum=limits.high,
             )
             return key
         except money.BadBuyIn as e:

@@ -271,6 +271,18 @@ class WalletView:
         }
 
 
+async def balance(db: Sessions, player_id: int) -> int:
+    """The wallet's balance now (unlocked: a buy-in checks it again under its lock)."""
+    with reachable("the wallet cannot be read"):
+        async with db() as session:
+            bal = (
+                await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
+            ).scalar_one_or_none()
+    if bal is None:
+        raise UnknownPlayer(f"player {player_id} has no wallet")
+    return int(bal)
+
+
 async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView:
     """The balance, the chips on each table (as the ledger knows them) and recent lines."""
     async with db() as session:

@@ -106,7 +106,8 @@ class Moves:
         await self.writer.change(tid, build, snap=snap)
 
     async def run_clock(self, tid: str, v: int | None = None, *, claimed: bool = False) -> bool:
-        """Apply a due clock (a timeout, a bot's or away player's turn, the next round) once.
+        """Apply a due clock (a timeout, a bot's or away player's turn, the next round, the
+        start countdown's end) once.
 
         ``v``: the version the clock was set at, when known. Whoever applies it, the
         compare-and-set against that version makes sure it happens exactly once."""
@@ -127,7 +128,7 @@ class Moves:
             if snap.doc["clock"] != clock:
                 return None
             ch = self.writer.begin(snap)
-            if clock["kind"] == "next":
+            if clock["kind"] in ("next", "start"):  # G-12's pause, O-5's countdown
                 self.writer.maybe_deal(ch, v_next)
             else:
                 D.timeout(

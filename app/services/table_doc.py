@@ -14,6 +14,10 @@ Readings taken where the issue leaves room:
 - A match starts when every seat is taken (bots count) and at least one human sits; a chips
   table deals when at least two seated players hold a stake (busted and away seats sit the
   round out). Tables with no human left who is not away do not start anything new.
+- O-5: a chips table that has two players ready waits ``start_seconds`` for more (a clock of
+  kind ``start``), restarted by every sit; a full table deals at once. Between rounds the
+  round pause (G-12, kind ``next``) runs its course: a sit then does not cut or prolong it.
+  Either clock keeps its time through changes that are not sits (a seen-write, a leave).
 - Leaving during a match (a round at chips tables) hands the seat to the bot until it ends; the
   seat is freed then. Bots that cannot cover a stake leave between rounds.
 - Idle seats: a human who is ``away`` (O-3) when the match (round) ends is freed then,
@@ -63,7 +67,7 @@ class Seat(TypedDict):
 
 
 class Clock(TypedDict):
-    kind: Literal["turn", "bot", "next"]
+    kind: Literal["turn", "bot", "next", "start"]
     at: int  # ms since the epoch
     seat: int | None
     v: int  # the version it was set at
@@ -75,6 +79,7 @@ class TableDoc(TypedDict):
     n_seats: int
     options: dict[str, Any]  # the ruleset's parsed options, without the table-managed ones
     turn_seconds: int
+    start_seconds: NotRequired[int]  # O-5, chips tables: the start countdown (absent: 0)
     stake: int | None  # None when the game is not played for chips
     chips: bool
     status: str  # a TableStatus
@@ -149,6 +154,7 @@ def new_doc(
     options: dict,
     turn_seconds: int,
     created_ms: int,
+    start_seconds: int = 0,
     *,
     code: str | None = None,
 ) -> Doc:
@@ -159,6 +165,7 @@ def new_doc(
         "game": rs.name,
         "n_seats": n_seats,
         "turn_seconds": turn_seconds,
+        "start_seconds": start_seconds if chips else 0,
         "options": {k: v for k, v in options.items() if k not in rs.descriptor.managed},
         "chips": chips,
         "stake": options.get("stake") if chips else None,
@@ -296,6 +303,23 @@ def dealable(doc: Doc) -> list[int] | None:
     return list(range(len(seats)))
 
 
+def deal_at_once(doc: Doc) -> bool:
+    """O-5: a sit (or bots) deals at once when the table is full of ready players, or has no
+    start countdown; never during a round pause (G-12), which runs its course."""
+    clock = doc["clock"]
+    if clock is not None and clock["kind"] == "next":
+        return False
+    ready = dealable(doc)
+    return ready is not None and (len(ready) == doc["n_seats"] or not doc.get("start_seconds"))
+
+
+def restart_countdown(doc: Doc) -> None:
+    """O-5: a player sitting down restarts a running start countdown (``next_clock`` sets a
+    new one)."""
+    if doc["clock"] is not None and doc["clock"]["kind"] == "start":
+        doc["clock"] = None
+
+
 def deal(ch: Change, rs: Ruleset, seed: int, players: list[int], v_next: int) -> None:
     doc = ch.doc
     opts = dict(doc["options"])
@@ -430,8 +454,10 @@ def next_clock(
     bot_delay: float,
     round_pause: float,
 ) -> Clock | None:
-    """O-3: the deadline of the seat to act (a bot's short delay for bots and away players), or
-    the pause before a chips table's next round."""
+    """O-3: the deadline of the seat to act (a bot's short delay for bots and away players); at
+    a chips table ready to deal, the pause before its next round (G-12) or its start countdown
+    (O-5). ``doc["clock"]`` is still the previous clock: a running pause or countdown keeps its
+    time, one that follows a turn (the round just ended) is the pause."""
     if doc["status"] == TableStatus.CLOSED:
         return None
     if doc["status"] == TableStatus.PLAYING:
@@ -445,7 +471,14 @@ def next_clock(
         at = now_ms + doc["turn_seconds"] * 1000
         return {"kind": "turn", "at": at, "seat": n, "v": v_next}
     if doc["chips"] and dealable(doc):
-        return {"kind": "next", "at": now_ms + int(round_pause * 1000), "seat": None, "v": v_next}
+        before = doc["clock"]
+        if before is not None and before["kind"] in ("next", "start"):
+            return {**before, "v": v_next}
+        if before is not None:
+            at = now_ms + int(round_pause * 1000)
+            return {"kind": "next", "at": at, "seat": None, "v": v_next}
+        at = now_ms + doc.get("start_seconds", 0) * 1000
+        return {"kind": "start", "at": at, "seat": None, "v": v_next}
     return None
 
 
@@ -546,6 +579,7 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
         "options": doc["options"],
         "stake": doc["stake"],
         "turn_seconds": doc["turn_seconds"],
+        "start_seconds": doc.get("start_seconds", 0) if doc["chips"] else None,
         "status": doc["status"],
         "match_no": doc["match_no"],
         "players": doc["players"],

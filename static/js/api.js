@@ -73,13 +73,15 @@ export const api = {
   async me() {
     const me = await call("GET", "/api/players/me");
     try {
-      const chips = await call("GET", "/api/players/me/chips"); // wallet, daily bonus, refill
+      const chips = await api.chips();
       return { ...me, balance: chips.balance, chips };
     } catch (err) {
       if (err.status === 401) throw err;
       return me; // no wallet: no chips to show
     }
   },
+  /** The wallet, the chips on tables (and those on their way back), the daily bonus, a refill. */
+  chips: () => call("GET", "/api/players/me/chips"),
   claimDaily: () => call("POST", "/api/players/me/daily"),
   claimRefill: () => call("POST", "/api/players/me/refill"),
   /** The lobby's list: query {game, stake, open, sort}, each left out when empty. */
@@ -93,9 +95,11 @@ export const api = {
   /** The private table a join code names (404 no_such_code, 422 bad_code). */
   byCode: (code) => call("GET", `/api/codes/${encodeURIComponent(code)}`),
   table: (id) => call("GET", tablePath(id)),
-  /** spec: {game, seats, options, private, ...table options (turn_seconds)} */
+  /** spec: {game, seats, options, private, ...table options (turn_seconds, start_seconds), sit?: {buy_in?}} */
   createTable: (spec) => call("POST", "/api/tables", spec),
-  sit: (id, seat) => call("POST", `${tablePath(id)}/seats/${seat}`, {}),
+  /** buyIn: the chips to bring to a chips table (null: the server's default) */
+  sit: (id, seat, buyIn = null) => call("POST", `${tablePath(id)}/seats/${seat}`,
+    buyIn === null ? {} : { buy_in: buyIn }),
   leave: (id, seat) => call("DELETE", `${tablePath(id)}/seats/${seat}`),
   addBots: (id) => call("POST", `${tablePath(id)}/bots`, {}),
   rematch: (id) => call("POST", `${tablePath(id)}/rematch`, {}),

@@ -24,6 +24,10 @@ const main = document.getElementById("main");
 let screen = null;
 let me = null;
 let reopen = null; // refreshes the header when the next daily bonus opens
+let settle = null; // asks again while chips are on their way back to the wallet
+let stackHere = null; // the player's stack at the table open now (its socket says), else null
+const SETTLE_MS = 1000;
+const PHONE = matchMedia("(max-width: 700px)"); // as the stylesheet's phone layout
 
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
@@ -33,14 +37,27 @@ export function toast(text, kind = "info") {
 }
 
 
-/** Who is signed in (the cookies say; null: nobody), with the wallet and the chip claims. */
+/**
+ * Who is signed in (the cookies say; null: nobody), with the wallet and the chip claims. The
+ * wallet changes only when a seat is taken or given back (or a claim), and is read again then
+ * and on every page change; a cash-out still on its way (`chips_settling`) is asked for again
+ * shortly. A stack at the open table comes live from its socket (`showStack`).
+ */
 async function refreshMe() {
+  clearTimeout(settle);
   try {
     me = await api.me();
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) me = null;
     else return; // the server is down: keep what we knew
   }
+  if (me?.chips?.chips_settling > 0) settle = setTimeout(refreshMe, SETTLE_MS);
+  header();
+}
+
+function showStack(n) {
+  if (n === stackHere) return;
+  stackHere = n;
   header();
 }
 
@@ -51,10 +68,18 @@ function header() {
   who.hidden = !me;
   if (me) {
     const n = me.balance ?? 0;
-    // a phone shows the number alone, so the language names fit beside it
-    chips.replaceChildren(h("span", { class: "chips-long" }, `● ${count("chips.n", n)}`),
-      h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`));
-    chips.title = t("chips");
+    // at a table, the stack there; elsewhere the chips on tables, when there are any
+    const away = stackHere ?? (me.chips?.chips_at_tables || null);
+    const where = stackHere !== null ? "chips.here" : "chips.tables";
+    // a phone shows the numbers with short words, so the language names fit beside them
+    chips.replaceChildren(
+      h("span", { class: "chips-long" }, `● ${t("chips.wallet", { n })}`,
+        away !== null ? h("span", { class: "chips-table" }, ` · ${t(where, { n: away })}`) : null),
+      h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`,
+        away !== null ? h("span", { class: "chips-table" }, ` · ${t(`${where}.short`, { n: away })}`) : null));
+    chips.dataset.wallet = n;
+    chips.dataset.table = away ?? "";
+    chips.title = t("chips.help");
     who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
   }
   claimButton();
@@ -135,6 +160,7 @@ function route() {
   if (!location.hash.startsWith("#/rules/")) cameFrom = location.hash || "#/";
   screen?.destroy();
   screen = null;
+  stackHere = null;
   clear(main);
   header();
   const rules = location.hash.match(/^#\/rules\/(\w+)$/);
@@ -160,6 +186,7 @@ function route() {
       tableId: decodeURIComponent(m[1]),
       onLeave: () => { location.hash = "#/"; },
       onChips: refreshMe,
+      onStack: showStack,
       onAuthFail: () => { me = null; route(); },
       toast,
     });
@@ -190,7 +217,7 @@ function joinLink(code) {
   return { destroy() { dead = true; } };
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => { route(); refreshMe(); });
 document.getElementById("claim").addEventListener("click", claim);
 onLang(() => {
   header();

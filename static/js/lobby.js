@@ -19,6 +19,7 @@ import { renderer } from "./games/index.js";
 import { tileSvg } from "./tiles.js";
 import { leaderboardSection, PER_PAGE } from "./leaderboard.js";
 import { copyInvite } from "./invite.js";
+import { askBuyIn } from "./buy_in.js";
 
 const REFRESH_MS = 5000;
 
@@ -63,6 +64,8 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   /** The games of the catalog this client can draw, in the server's order. */
   function games() { return (st.catalog?.games || []).filter((g) => renderer(g.name)); }
   function gameOf(name) { return games().find((g) => g.name === name) || null; }
+  /** The table's own options a game's tables have (the start countdown: chips tables only). */
+  function tableOptions(game) { return (st.catalog?.table_options || []).filter((o) => !o.chips || game.chips); }
 
   async function loadGames() {
     try {
@@ -108,10 +111,10 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
 
   function tableId(x) { return x.id ?? x.table_id; }
 
-  async function createAndSit(spec, bots) {
-    const table = await api.createTable(spec);
+  /** The table is made with its creator seated (buyIn null: the default), or not at all. */
+  async function createAndSit(spec, bots, buyIn = null) {
+    const table = await api.createTable({ ...spec, sit: buyIn === null ? {} : { buy_in: buyIn } });
     const id = tableId(table);
-    await api.sit(id, 0);
     if (bots > 0) await api.addBots(id);
     refreshMe();
     open(id);
@@ -134,7 +137,15 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   function openSeat(table) { return (table.seats || []).findIndex((p) => !p || (!p.name && !p.bot)); }
 
   function sit(table) {
-    return busy(async () => { await api.sit(tableId(table), openSeat(table)); refreshMe(); open(tableId(table)); });
+    const seat = openSeat(table);
+    const chips = !!gameOf(table.game)?.chips;
+    return busy(async () => {
+      const buyIn = chips ? await askBuyIn(table.stake, st.catalog.buy_in) : null;
+      if (chips && buyIn === null) return;
+      await api.sit(tableId(table), seat, buyIn);
+      refreshMe();
+      open(tableId(table));
+    });
   }
 
   /** A private table by its code: a wrong one is said under the field (what was typed stays);
@@ -172,7 +183,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     const taken = seats.filter((p) => p && (p.name || p.player_id || p.bot)).length;
     const free = taken < n;
     const tags = [...optionTags(game.options, x.options, t, has, { chips: game.chips }),
-      ...optionTags(st.catalog.table_options, x, t, has)];
+      ...optionTags(tableOptions(game), x, t, has)];
     return h("li", { class: "table-row", "data-table": tableId(x), "data-game": x.game },
       h("div", { class: "table-main" },
         h("strong", {}, t(`game.${x.game}`)),
@@ -231,14 +242,19 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
         const get = (key) => f.get(key);
         const n = Number(f.get("seats"));
         const spec = { game: game.name, seats: n, options: readOptions(game.options, get),
-          private: f.get("private") === "on", ...readOptions(st.catalog.table_options, get) };
-        busy(() => createAndSit(spec, f.get("bots") === "on" ? n - 1 : 0));
+          private: f.get("private") === "on", ...readOptions(tableOptions(game), get) };
+        const bots = f.get("bots") === "on" ? n - 1 : 0;
+        busy(async () => {
+          if (!game.chips) return createAndSit(spec, bots);
+          const buyIn = await askBuyIn(spec.options.stake, st.catalog.buy_in);
+          if (buyIn !== null) await createAndSit(spec, bots, buyIn);
+        });
       },
     });
     const seats = field(t("create.players"), h("select", { name: "seats" }, seatCounts(game).map((n) =>
       h("option", { value: n, selected: n === game.seats.default }, seatLabel(n)))));
     form.append(h("h3", {}, `${t("create.title")}: ${t(`game.${game.name}`)}`), seats,
-      ...game.options.map(control), ...st.catalog.table_options.map(control),
+      ...game.options.map(control), ...tableOptions(game).map(control),
       h("label", { class: "field check" }, h("input", { type: "checkbox", name: "bots", checked: true }),
         h("span", { class: "field-label" }, t("create.bots"))),
       h("label", { class: "field check" }, h("input", { type: "checkbox", name: "private" }),

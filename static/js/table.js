@@ -23,6 +23,7 @@ import { play } from "./sound.js";
 import { placedTile, slideFrom } from "./motion.js";
 import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
 import { copyInvite } from "./invite.js";
+import { askBuyIn } from "./buy_in.js";
 
 const MAX_LOG = 200; // = HISTORY in app/services/table_views.py: a reload shows the same lines
 const MAX_CHAT = 100;
@@ -54,7 +55,7 @@ const SHOWS = {
  * `replay` (replay.js): {feed(handlers), controls, back} plays a finished match through the
  * same page: `feed` stands for the socket, `controls` is drawn where the banner goes.
  */
-export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, toast, replay = null }) {
+export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFail, toast, replay = null }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -163,7 +164,10 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, toast,
     let log = msg.gap && events.length ? [] : st.log;
     if (first && !events.length && view?.last_events) log = view.last_events;
     const patch = { msg, view, log: [...log, ...events].slice(-MAX_LOG), selected: null, error: null };
-    if (msg.table) patch.table = msg.table;
+    if (msg.table) {
+      patch.table = msg.table;
+      onStack?.(msg.table.seats?.[msg.table.you]?.stack ?? null); // the header shows it live
+    }
     let { flashes, roundEvent, resultHidden } = st;
     if (msg.gap) roundEvent = null; // the log starts anew: an earlier round's panel is gone
     if (live) {
@@ -409,17 +413,29 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, toast,
       h("div", { class: "hand", "aria-label": t("table.your_hand") }, tiles));
   }
 
+  /** Take seat n; at a chips table with the chips the player chooses to bring. */
+  async function sitAt(n) {
+    const catalog = await loadCatalog();
+    const buyIn = chips() ? await askBuyIn(st.table.stake, catalog.buy_in) : null;
+    if (chips() && buyIn === null) return;
+    await api.sit(tableId, n, buyIn);
+    onChips?.();
+  }
+
   function waiting() {
     const tb = st.table, you = tb.you;
     const free = tb.seats.some((x) => !x.name && !x.bot);
+    const start = tb.clock?.kind === "start" ? tb.clock.at : null; // O-5: the start countdown
     return h("div", { class: "waiting-box" },
       h("h3", {}, t("table.waiting")),
+      start ? h("p", { class: "countdown", "data-testid": "countdown", "data-deadline": start },
+        countdownText(start)) : null,
       h("ul", { class: "seat-list" }, tb.seats.map((x, n) => h("li", { "data-seat": n },
         h("span", {}, tableSeatName(n)), x.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
         !x.name && !x.bot ? h("span", { class: "tag" }, t("lobby.empty_seat")) : null,
         !x.name && !x.bot && (you === null || you === undefined)
           ? h("button", { class: "btn", type: "button", "data-action": "sit",
-            onclick: () => rest(() => api.sit(tableId, n)) }, t("lobby.sit")) : null))),
+            onclick: () => rest(() => sitAt(n)) }, t("lobby.sit")) : null))),
       you !== null && you !== undefined && free
         ? h("button", { class: "btn btn-primary", type: "button", "data-action": "bots",
           onclick: () => rest(() => api.addBots(tableId)) }, t("table.add_bots")) : null,
@@ -497,7 +513,12 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail, toast,
   });
   store.subscribe(draw.mark);
 
-  const ticker = setInterval(() => tickClocks(el), 250);
+  function countdownText(at) { return t("table.starts_in", { n: Math.max(0, Math.ceil((at - Date.now()) / 1000)) }); }
+
+  const ticker = setInterval(() => {
+    tickClocks(el);
+    for (const c of el.querySelectorAll(".countdown")) c.textContent = countdownText(+c.dataset.deadline);
+  }, 250);
   let resizeTimer = null;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("plates", "board"), 120); };
   window.addEventListener("resize", onResize);

@@ -29,7 +29,7 @@ async def test_a_new_guest_gets_the_small_grant_and_sees_the_daily_bonus_open(li
             "amount": 1000,
             "used": 0,
             "per_day": 3,
-            "below": 1,
+            "below": 10,
             "next_at": None,
         }
 

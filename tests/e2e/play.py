@@ -9,6 +9,7 @@ import time
 from playwright.sync_api import Error as PlaywrightError
 
 RESULT = "[data-testid=result]"
+BUY_IN = "dialog[data-testid=buy-in]"
 
 
 def my_turn(page) -> bool:
@@ -64,3 +65,13 @@ def open_vs_bots(page, game: str) -> str:
     page.click(f".game-card[data-game={game}] [data-action=bots]")
     page.wait_for_selector(".felt .hand-area", timeout=15000)
     return page.get_attribute(".table-page", "data-table")
+
+
+def accept_buy_in(page, amount: int | None = None) -> None:
+    """Answer the sit dialog of a chips table: the amount offered, or ``amount`` typed in."""
+    dialog = page.locator(BUY_IN)
+    dialog.wait_for(timeout=10000)
+    if amount is not None:
+        dialog.locator("input[name=buy_in]").fill(str(amount))
+    dialog.locator("[data-action=buy-in]").click()
+    dialog.wait_for(state="detached", timeout=10000)

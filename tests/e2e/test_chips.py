@@ -16,13 +16,13 @@ CLAIM = "#claim"
 def test_claim_the_daily_bonus_from_the_header(new_page):
     page = new_page("Wulan")
     page.wait_for_selector(f"{CLAIM}[data-kind=daily]")
-    assert page.inner_text(CHIPS) == "● 1.000 chip"
+    assert page.inner_text(CHIPS) == "● Dompet 1.000"
     assert page.inner_text(CLAIM) == "Bonus harian: 1.000 chip · hari ke-1"
     shot(page, "chips-bonus-desktop")
 
     page.click(CLAIM)
     page.wait_for_selector(f"{CLAIM}[data-kind=done]")
-    assert page.inner_text(CHIPS) == "● 2.000 chip"
+    assert page.inner_text(CHIPS) == "● Dompet 2.000"
     assert page.is_disabled(CLAIM)
     assert page.inner_text(CLAIM) == "Bonus hari ke-1 sudah diambil"
     assert "Bonus harian masuk: +1.000 chip" in page.inner_text("#toasts")
@@ -30,7 +30,7 @@ def test_claim_the_daily_bonus_from_the_header(new_page):
 
     page.reload()
     page.wait_for_selector(f"{CLAIM}[data-kind=done]")
-    assert page.inner_text(CHIPS) == "● 2.000 chip" and page.is_disabled(CLAIM)
+    assert page.inner_text(CHIPS) == "● Dompet 2.000" and page.is_disabled(CLAIM)
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(200)
     assert page.inner_text(f"{CLAIM} .chips-short") == "✓"

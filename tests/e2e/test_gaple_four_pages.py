@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from .conftest import PHONE, shot
-from .play import RESULT, play_until
+from .play import RESULT, accept_buy_in, play_until
 
 pytestmark = pytest.mark.e2e
 
@@ -24,6 +24,7 @@ def create_table_by_form(page, seats: int) -> str:
     form.locator("input[name=turn_seconds]").fill("60")
     form.locator("input[name=bots]").uncheck()
     form.locator("button[type=submit]").click()
+    accept_buy_in(page)
     page.wait_for_selector(".table-page[data-table]")
     return page.get_attribute(".table-page", "data-table")
 
@@ -55,11 +56,13 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
         page = new_page(name)
         row = page.locator(f".table-row[data-table='{table}']")
         row.locator("[data-action=sit]").click()
+        accept_buy_in(page)
         page.wait_for_selector(f".table-page[data-table='{table}']")
         pages.append(page)
 
-    # A chips table deals as soon as two players are ready (G-12): the first round may be
-    # between the first two; the round after it deals to all four.
+    # Each sit restarts the start countdown (O-5) and the fourth fills the table, which deals
+    # at once; on a slow machine a countdown may run out first, and the round after that one
+    # deals to all four.
     def four_dealt():
         return all(
             p.locator(".plate").count() == 4

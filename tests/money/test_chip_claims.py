@@ -126,7 +126,7 @@ async def test_a_refill_only_when_bust_and_only_so_often_a_day(live_server):
     claims = srv.live.claims
     async with httpx.AsyncClient(base_url=srv.url) as http:
         pid, _ = await guest(srv, http)
-    with pytest.raises(C.NotBust, match="fewer than 1 chips"):
+    with pytest.raises(C.NotBust, match="fewer than 10 chips"):
         await claims.claim_refill(pid, MORNING)
     for n in (1, 2):
         await lose(srv, pid, 1000 if n == 1 else 500, f"lost:{n}")
@@ -168,6 +168,7 @@ async def test_chips_on_a_table_count_as_the_live_stack_says(live_server):
         ).status_code == 200
         status = await claims.status(pid, MORNING)
         assert (status.balance, status.chips_at_tables, status.refill.bust) == (0, 1000, False)
+        assert status.chips_settling == 0  # seated: nothing on its way
         with pytest.raises(C.NotBust):
             await claims.claim_refill(pid, MORNING)
 
@@ -191,7 +192,31 @@ async def test_chips_on_a_table_count_as_the_live_stack_says(live_server):
         assert r.status_code == 200
         status = await claims.status(pid, MORNING)  # the cash-out waits in the outbox
         assert (status.balance, status.chips_at_tables, status.refill.bust) == (0, 1000, False)
+        assert status.chips_settling == 1000  # a client asks again shortly
         await srv.live.outbox.run_once(block_ms=1)
         status = await claims.status(pid, MORNING)
         assert (status.balance, status.chips_at_tables, status.refill.bust) == (1000, 0, False)
+        assert status.chips_settling == 0
     await audit_ok(srv)
+
+
+async def test_a_seat_left_mid_round_is_settling_until_the_bot_has_played_it_out(live_server):
+    """O-3: the bot finishes the round for a player who left; the stack comes back then, so a
+    client is told to ask again (chips_settling) meanwhile."""
+    srv = await live_server(outbox_consumer=False, bot_delay=60)  # the round stays in play
+    claims = srv.live.claims
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        pid, auth = await guest(srv, http)
+        r = await http.post(
+            "/api/tables", headers=auth, json={"game": "gaple", "seats": 2, "sit": {}}
+        )
+        tid = r.json()["id"]
+        r = await http.post(f"/api/tables/{tid}/bots", headers=auth)
+        assert r.json()["status"] == "playing"
+        status = await claims.status(pid, MORNING)
+        assert (status.chips_at_tables, status.chips_settling) == (1000, 0)
+        r = await http.delete(f"/api/tables/{tid}/seats/0", headers=auth)
+        assert r.json()["seats"][0]["leaving"] is True
+        stack = r.json()["seats"][0]["stack"]
+        status = await claims.status(pid, MORNING)
+        assert (status.balance, status.chips_at_tables, status.chips_settling) == (0, stack, stack)

@@ -84,7 +84,7 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         r = await http.post(
             f"/api/tables/{tid}/seats/0", headers=creds[0][1], json={"buy_in": 5000}
         )
-        assert r.status_code == 409 and "you have 2000 chips" in r.text  # no overdraft
+        assert r.status_code == 422 and r.json()["code"] == "buy_in_too_high"  # 100 stakes
         clients = [
             await SeatClient(srv.ws_url, tid, tok, seed=i).connect(close_timeout=0.2)
             for i, (tok, _) in enumerate(creds)
@@ -120,7 +120,7 @@ async def test_g6_g10_g11_money_through_the_server(live_server, database):
         assert audit.json()["outbox_backlog"] == 0
         assert audit.json()["stacks_in_redis"] == audit.json()["stacks_in_play"] > 0  # bots'
         # the house granted two guests and funded two bots; nothing else left it
-        assert audit.json()["granted"] == 2 * 2000 + 2 * srv.settings.bot_stack
+        assert audit.json()["granted"] == 2 * 2000 + 2 * 10 * srv.settings.buy_in_max_stakes
         assert (await http.get("/api/admin/audit")).status_code == 403
 
         mine = (await http.get("/api/players/me/matches", headers=creds[0][1])).json()["items"]

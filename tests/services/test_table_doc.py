@@ -9,6 +9,7 @@ from app.services import table_doc as D
 
 GAPLE = registry.get_ruleset("gaple")
 CROSS = registry.get_ruleset("cross")
+PAUSES = {"bot_delay": 0.5, "round_pause": 4}
 
 
 def doc_for(rs, n: int, **options):
@@ -90,6 +91,27 @@ def test_o3_clocks_by_who_is_to_act():
         assert clock == {"kind": "bot", "at": 1500, "seat": 1, "v": 2}
     ch.doc["status"] = "over"
     assert D.next_clock(ch.doc, CROSS, ch.state, 1000, 2, bot_delay=0.5, round_pause=4) is None
+
+
+def test_o5_two_ready_start_a_countdown_a_sit_restarts_it_a_full_table_deals_at_once():
+    doc = D.new_doc(GAPLE, "t", 4, GAPLE.parse_options({"stake": 10}, 4), 20, 0, 5)
+    doc["seats"] = [human(0, 100), None, None, None]
+    assert not D.deal_at_once(doc) and D.next_clock(doc, GAPLE, None, 0, 2, **PAUSES) is None
+    doc["seats"][1] = human(1, 100)
+    assert not D.deal_at_once(doc)  # two of four: wait
+    doc["clock"] = D.next_clock(doc, GAPLE, None, 1000, 3, **PAUSES)
+    assert doc["clock"] == {"kind": "start", "at": 6000, "seat": None, "v": 3}
+    kept = D.next_clock(doc, GAPLE, None, 4000, 4, **PAUSES)  # not a sit: the time is kept
+    assert kept == {"kind": "start", "at": 6000, "seat": None, "v": 4}
+    doc["seats"][2] = human(2, 100)
+    D.restart_countdown(doc)  # a sit
+    assert D.next_clock(doc, GAPLE, None, 4000, 5, **PAUSES)["at"] == 9000
+    doc["seats"][3] = bot(3, 100)
+    assert D.deal_at_once(doc)  # every seat ready
+    doc["clock"] = {"kind": "next", "at": 9000, "seat": None, "v": 5}  # a round pause runs
+    assert not D.deal_at_once(doc)
+    doc["clock"] = {"kind": "turn", "at": 9000, "seat": 0, "v": 5}  # the round just ended
+    assert D.next_clock(doc, GAPLE, None, 4000, 6, **PAUSES)["kind"] == "next"
 
 
 def test_the_sealed_state_is_written_and_read_back_as_the_rules_dump_it():

@@ -66,7 +66,7 @@ async def test_a_stale_cache_costs_two_round_trips_at_most(live_server):
 
 
 async def test_g12_chips_table_deals_rounds_while_two_hold_a_stake(live_server):
-    srv = await live_server(seeds=lambda t, m: 500 + m)
+    srv = await live_server(seeds=lambda t, m: 500 + m, buy_in_min_stakes=1)  # thin stacks
     (a, _), (b, _) = await humans(srv, 2)
     tid = await table_with(srv, "gaple", [a, b], options={"stake": 10}, buy_in=40)
     store = srv.live.store

@@ -38,7 +38,6 @@ async def server(tmp_path, live_redis_url, live_prefix):
         "MEJA_RATE_PER_SECOND": "200",
         "MEJA_RATE_BURST": "200",
         "MEJA_STARTING_BALANCE": "10000000",
-        "MEJA_BOT_STACK": "1000000",
         "MEJA_BUY_IN_MAX_STAKES": "10000000",
         "MEJA_SEND_TIMEOUT": "2",
     }
