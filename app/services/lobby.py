@@ -123,9 +123,10 @@ class Lobby:
         creator: dict | None = None,
         buy_in: int | None = None,
     ) -> dict:
-        """A new table (``private``: unlisted, with a join code). ``creator``: seated in seat 0 (with ``buy_in``, else the default) or
-        no table at all: a buy-in the creator could not make is refused before the table is
-        made, and a sit that fails after all takes the new table away again."""
+        """A new table (``private``: unlisted, with a join code). ``creator``: seated in seat 0
+        (with ``buy_in``, else the default) or no table at all: a buy-in the creator could not
+        make is refused before the table is made, and a sit that fails after all takes the new
+        table away again."""
         rs, parsed, turn_seconds, start_seconds = self._parse(
             game, n_seats, options, turn_seconds, start_seconds
         )

@@ -7,7 +7,7 @@
 // redirects there).
 
 import { h, clear } from "./dom.js";
-import { t, count, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
+import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { accountMenu, welcome } from "./account.js";
 import { mountLobby } from "./lobby.js";
