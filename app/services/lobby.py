@@ -134,9 +134,7 @@ class Lobby:
             buy_in = await self._buy_in_amount(creator, parsed["stake"], buy_in)
         tid = secrets.token_hex(5)
         code = await self._new_code(tid) if private else None
-        doc = D.new_doc(
-            rs, tid, n_seats, parsed, turn_seconds, now_ms(), start_seconds, code=code
-        )
+        doc = D.new_doc(rs, tid, n_seats, parsed, turn_seconds, now_ms(), start_seconds, code=code)
         res = await self.writer.create(tid, doc)
         if creator is None:
             return D.summary(doc, res.v)
