@@ -81,7 +81,8 @@ async def test_list_filters_and_pages(http):
         )
         made.append(r.json()["id"])
         # the lobby lists tables someone is at (services/lobby.py)
-        sat = await http.post(f"/api/tables/{made[-1]}/seats/1", headers=auth, json={"buy_in": 100})
+        buy_in = {"buy_in": 10 * stake} if stake else {}  # the least a stake allows
+        sat = await http.post(f"/api/tables/{made[-1]}/seats/1", headers=auth, json=buy_in)
         assert sat.status_code == 200, sat.text
     everything = (await http.get("/api/tables")).json()
     assert everything["total"] == 4 and {t["id"] for t in everything["items"]} == set(made)

@@ -27,8 +27,11 @@ async def table(http, auth, game="gaple", seats=2, private=False, **options) -> 
     return r.json()
 
 
-async def sit(http, auth, tid: str, seat: int = 0) -> dict:
-    r = await http.post(f"/api/tables/{tid}/seats/{seat}", headers=auth, json={"buy_in": 100})
+async def sit(http, auth, tid: str, seat: int = 0, stake: int = 10) -> dict:
+    """Seat 0 (or ``seat``) with the least buy-in ``stake`` allows (ten stakes)."""
+    r = await http.post(
+        f"/api/tables/{tid}/seats/{seat}", headers=auth, json={"buy_in": 10 * stake}
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -44,7 +47,7 @@ async def test_tables_filter_by_stake_and_open_seats_and_sort(http):
     ids = {}
     for stake, seats in ((20, 2), (10, 4), (50, 3)):
         ids[stake] = (await table(http, a, seats=seats, stake=stake))["id"]
-        await sit(http, a, ids[stake])
+        await sit(http, a, ids[stake], stake=stake)
     moon = (await table(http, a, game="moon", seats=4))["id"]
     await sit(http, a, moon)
     newest = [moon, ids[50], ids[10], ids[20]]

@@ -51,7 +51,7 @@ async def test_a_sign_up_flood_gets_429_and_grants_nothing(live_server):
 
 async def test_create_table_is_limited_per_player_and_makes_no_table(live_server):
     srv = await live_server(limit_create_table_player="2/minute")
-    spec = {"game": "cross", "seats": 2}
+    spec = {"game": "cross", "seats": 2, "sit": {}}  # seated, so the lobby lists it
     async with httpx.AsyncClient(base_url=srv.url) as http:
         _, ana = await register(http, "Ana")
         _, budi = await register(http, "Budi")
@@ -97,7 +97,7 @@ async def test_quick_join_is_limited_per_player_and_makes_no_table(live_server):
 
 async def test_the_address_limit_counts_every_player_behind_it(live_server):
     srv = await live_server(limit_create_table_address="2/minute")
-    spec = {"game": "cross", "seats": 2}
+    spec = {"game": "cross", "seats": 2, "sit": {}}  # seated, so the lobby lists it
     async with httpx.AsyncClient(base_url=srv.url) as http:
         heads = [(await register(http, name))[1] for name in ("Ana", "Budi", "Citra")]
         for auth in heads[:2]:
