@@ -84,7 +84,8 @@ export const api = {
   table: (id) => call("GET", tablePath(id)),
   /** spec: {game, seats, options, ...table options (turn_seconds)} */
   createTable: (spec) => call("POST", "/api/tables", spec),
-  sit: (id, seat) => call("POST", `${tablePath(id)}/seats/${seat}`, {}),
+  /** buyIn: the chips to bring to a chips table (the server's default when left out). */
+  sit: (id, seat, buyIn) => call("POST", `${tablePath(id)}/seats/${seat}`, buyIn ? { buy_in: buyIn } : {}),
   leave: (id, seat) => call("DELETE", `${tablePath(id)}/seats/${seat}`),
   addBots: (id) => call("POST", `${tablePath(id)}/bots`, {}),
   rematch: (id) => call("POST", `${tablePath(id)}/rematch`, {}),

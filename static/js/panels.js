@@ -23,8 +23,17 @@ export function clockEl(deadline, limit) {
     h("span", { class: "clock-text" }, t("table.seconds", { n: Math.ceil(left(deadline)) })));
 }
 
-/** Move every clock under root on to now, without drawing the page again. */
+/** "… in N s" counting down to `until` (epoch ms); `key` is its dictionary text, with {n}. */
+export function countdownEl(until, key) {
+  return h("span", { class: "countdown", "data-until": until, "data-key": key },
+    t(key, { n: Math.ceil(left(until)) }));
+}
+
+/** Move every clock and countdown under root on to now, without drawing the page again. */
 export function tickClocks(root) {
+  for (const c of root.querySelectorAll(".countdown")) {
+    c.textContent = t(c.dataset.key, { n: Math.ceil(left(+c.dataset.until)) });
+  }
   for (const c of root.querySelectorAll(".clock")) {
     const deadline = +c.dataset.deadline, limit = +c.dataset.limit;
     const frac = Math.max(0, Math.min(1, left(deadline) / limit));
@@ -35,10 +44,15 @@ export function tickClocks(root) {
   }
 }
 
-/** History (newest first) and chat, as two tabs. */
-export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat }) {
+/**
+ * History (newest first), chat and, once a round has ended, its result (`result`: a function
+ * drawing it), as tabs: the result panel closes when the next round is dealt, this one stays.
+ */
+export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat, result }) {
   const tabs = [["history", "table.history"], ["chat", "table.chat"]];
-  const body = tab === "history"
+  if (result) tabs.push(["result", "table.last_result"]);
+  const body = tab === "result" && result ? h("div", { class: "side-result" }, result())
+    : tab === "history"
     ? h("ol", { class: "log" }, log.length
       ? log.slice().reverse().map((ev) => h("li", { class: `ev ev-${ev.type}` }, describe(ev)))
       : h("li", { class: "muted" }, t("table.history.empty")))
