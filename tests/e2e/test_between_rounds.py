@@ -57,7 +57,7 @@ def read_the_result_then_go_on(page, game: str) -> None:
     fits_the_phone(page, f"{game}-phone-between-rounds")
     before = page.evaluate("window.meja.table.match_no")
     page.click(READY)
-    page.wait_for_function("!window.meja.table.pause", timeout=4000)  # far sooner than 6 s
+    page.wait_for_function("!window.meja.table.pause", timeout=4000)  # far sooner than 15 s
     page.wait_for_selector(RESULT, state="detached", timeout=3000)
     assert page.evaluate("window.meja.table.match_no") >= before
     # the result stays readable beside the board
@@ -96,11 +96,11 @@ def test_o5_a_gaple_result_stays_for_the_whole_pause_then_the_next_round_is_deal
     assert page.locator(READY).is_visible()
     shot(page, "gaple-desktop-between-rounds")
     fits_the_phone(page, "gaple-phone-between-rounds")
-    # the server's pause (6 s in these tests) is on the page as a countdown, and the result
-    # stays to its end: it used to go with the next deal, whatever the pause
+    # the server's pause (15 s, the default) is on the page as a countdown, and the result
+    # stays to its end: it used to go with the next deal, 4 s after the round
     until = pause(page)["until"]
     left = (until - page.evaluate("Date.now()")) / 1000
-    assert 1.5 < left <= 6.5, left
+    assert 8 < left <= 15.5, left
     page.wait_for_timeout(int((left - 1.0) * 1000))
     assert page.locator(RESULT).count() == 1
     assert re.search(r"dalam [0-2] detik", page.inner_text(COUNTDOWN))
