@@ -33,7 +33,7 @@ const SHOWS = {
   tab: ["side"],
   status: ["banner"],
   selected: ["hand", "board"],
-  error: ["hand", "board", "banner"],
+  error: ["hand", "board", "banner", "result"],
   roundEvent: ["result"],
   resultHidden: ["result"],
   lastResult: ["side"],
@@ -47,7 +47,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
     turnSeat: null, flashes: [], tab: "history", chatError: null,
-    gone: null, removed: null, lastResult: null,
+    gone: null, removed: null, removedIdle: false, lastResult: null,
   }, SHOWS);
   const st = store.state;
   let wasDown = false;
@@ -153,7 +153,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     if (msg.table) {
       patch.table = msg.table;
       if (msg.table.status === "closed") { patch.gone = true; sock.close(); }
-      noteSeat(msg.table, patch);
+      noteSeat(msg.table, events, patch);
     }
     let { flashes, roundEvent, resultHidden, lastResult } = st;
     for (const ev of live ? events : []) flashes = [...flashes, ...flashesFor(ev)];
@@ -176,13 +176,20 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     if (live && events.some((e) => e.type === "lewat" || e.type === "round_over")) onChips?.();
   }
 
-  /** Names seen at each seat, and whether the table freed ours (idle, O-3) without us leaving. */
-  function noteSeat(table, patch) {
+  /**
+   * Names seen at each seat, and whether the table freed ours without us leaving: away at the
+   * end of a match (O-3, turns timed out), or idle while no match of ours was played.
+   */
+  function noteSeat(table, events, patch) {
     for (const x of table.seats || []) if (x.name) known[x.seat] = x.name;
     const was = st.table?.you;
-    if (isSeat(table.you)) myStack = table.seats?.[table.you]?.stack ?? null;
-    if (isSeat(table.you)) patch.removed = null;
-    else if (isSeat(was) && !leaving) patch.removed = was;
+    if (isSeat(table.you)) {
+      myStack = table.seats?.[table.you]?.stack ?? null;
+      patch.removed = null;
+    } else if (isSeat(was) && !leaving) {
+      patch.removed = was;
+      patch.removedIdle = events.some((e) => e.type === "removed" && e.table_seat === was);
+    }
   }
 
   /**
@@ -277,7 +284,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onAuthFail }) {
     if (st.gone) return null;
     if (isSeat(st.removed) && st.table && !isSeat(st.table.you)) {
       return h("div", { class: "banner banner-warn removed", role: "alert", "data-status": "removed" },
-        h("p", {}, t("table.removed")),
+        h("p", {}, t(st.removedIdle ? "table.removed.idle" : "table.removed")),
         h("div", { class: "removed-actions" },
           h("button", { class: "btn btn-primary", type: "button", "data-action": "sit-again",
             onclick: sitAgain }, t("table.removed.sit")),

@@ -424,6 +424,7 @@ export default {
   "result.between": "Between rounds",
   "table.last_result": "Result",
   "table.removed": "Your seat was freed because you were not playing (your turn timed out several times). You are watching now.",
+  "table.removed.idle": "Your seat was freed because you were inactive for a long time. You are watching now.",
   "table.removed.sit": "Sit again",
   "table.removed.full": "There is no free seat at this table.",
   "table.gone.title": "Table not found",

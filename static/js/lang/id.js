@@ -424,6 +424,7 @@ export default {
   "result.between": "Jeda antarronde",
   "table.last_result": "Hasil",
   "table.removed": "Kursi Anda dilepas karena Anda tidak bermain (waktu giliran habis berkali-kali). Sekarang Anda menonton.",
+  "table.removed.idle": "Kursi Anda dilepas karena lama tidak ada kegiatan dari Anda. Sekarang Anda menonton.",
   "table.removed.sit": "Duduk lagi",
   "table.removed.full": "Tidak ada kursi kosong di meja ini.",
   "table.gone.title": "Meja tidak ditemukan",
