@@ -188,7 +188,9 @@ class Settings(BaseSettings):
     # O-5: a chips table with two players ready waits this long for more (the table option).
     start_seconds: int = Field(default=5, ge=0, le=60)
     bot_delay: float = Field(default=0.6, ge=0)
-    round_pause: float = Field(default=4.0, ge=0)  # between two rounds at a chips table (G-12)
+    # O-6: between two rounds, the result shown (a Gaple round's 6-9 payment lines need
+    # about 15 s to read); every seated human asking for the next round ends it sooner.
+    round_pause: float = Field(default=15.0, ge=0)
     sweep_interval: float = Field(default=0.25, gt=0)
     claim_lease_seconds: float = Field(default=5.0, gt=0)
     away_after_timeouts: int = Field(default=3, ge=1)

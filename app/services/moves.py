@@ -22,6 +22,8 @@ from . import table_doc as D
 from .table_errors import TableError, error_reply
 from .table_write import TableWriter, now_ms
 
+READY = {"kind": "ready"}  # the table's own action, not the rules' (O-6): "deal the next round"
+
 
 class Moves:
     def __init__(self, writer: TableWriter):
@@ -50,6 +52,10 @@ class Moves:
                 return {"type": "ack", "cmd": cmd, "v": first}
             return error_reply(cmd, "stale", f"the table is at version {snap.v}, not {v}")
         n = D.seat_of(snap.doc, pid)
+        if raw == READY:
+            return await self._ready(tid, snap, pid, cmd, n)
+        if snap.doc.get("pause") and snap.doc["status"] == D.TableStatus.PLAYING:
+            return error_reply(cmd, "between_rounds", "the next round has not started yet")
         gseat = D.game_seat(snap.doc, n)
         if n is None or gseat is None or snap.doc["seats"][n]["leaving"]:
             return error_reply(cmd, "not_your_turn", "you have no seat in a match being played")
@@ -73,6 +79,35 @@ class Moves:
         try:
             res, _ = await self.writer.change(tid, build, snap=snap, cmd=(pid, cmd), retry=False)
         except (GameError, TableError) as e:
+            return error_reply(cmd, e.code, e.message)
+        assert res is not None
+        return {"type": "ack", "cmd": cmd, "v": res.v}
+
+    async def _ready(self, tid: str, snap: Snapshot, pid: Any, cmd: str, n: int | None) -> dict:
+        """O-6: a seated player asks for the next round. Once every human who is there asked,
+        the pause ends at once. Asking again changes nothing (acknowledged at the version)."""
+        if n is None:
+            return error_reply(cmd, "not_seated", "only a seated player asks for the next round")
+        pause = snap.doc.get("pause")
+        if not pause:
+            return error_reply(cmd, "not_between_rounds", "no round is waiting to be dealt")
+        if n in pause["ready"]:
+            return {"type": "ack", "cmd": cmd, "v": snap.v}
+
+        def build(snap: Snapshot, v_next: int) -> D.Change:
+            ch = self.writer.begin(snap)
+            seat = D.taken_seat(ch.doc, n)
+            seat["seen"] = now_ms()
+            if seat["away"]:  # O-3: anything the player sends brings them back
+                seat["away"], seat["timeouts"] = False, 0
+                ch.events.append({"type": "back", "table_seat": n})
+            if D.mark_ready(ch, n):
+                self.writer.resume(ch, v_next)
+            return ch
+
+        try:
+            res, _ = await self.writer.change(tid, build, snap=snap, cmd=(pid, cmd), retry=False)
+        except TableError as e:
             return error_reply(cmd, e.code, e.message)
         assert res is not None
         return {"type": "ack", "cmd": cmd, "v": res.v}
@@ -128,7 +163,9 @@ class Moves:
             if snap.doc["clock"] != clock:
                 return None
             ch = self.writer.begin(snap)
-            if clock["kind"] in ("next", "start"):  # G-12's pause, O-5's countdown
+            if clock["kind"] == "next":  # the pause between rounds (O-6)
+                self.writer.resume(ch, v_next)
+            elif clock["kind"] == "start":  # a chips table's start countdown (O-5)
                 self.writer.maybe_deal(ch, v_next)
             else:
                 D.timeout(

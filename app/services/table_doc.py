@@ -29,6 +29,11 @@ Readings taken where the issue leaves room:
   closes: every (bot) seat is freed, so its stake goes back to the house.
 - O-4 forced moves and every bot/away/timeout move are applied by ``play``, the same function a
   player's move goes through, and logged with who made them.
+- Between two rounds the table pauses (``pause``, docs/rules.md O-6) so that the result can be
+  read: after a chips round (G-12) and after a round of a match that goes on (the rules deal the
+  next one at once; no one moves, no clock runs and no forced move is played until the pause
+  ends). It ends at ``round_pause`` seconds, or as soon as every seated human who is there
+  (not away or leaving) said ``ready``.
 """
 
 from __future__ import annotations
@@ -73,6 +78,11 @@ class Clock(TypedDict):
     v: int  # the version it was set at
 
 
+class Pause(TypedDict):
+    until: int | None  # ms; None until the write path times it (``time_pause``)
+    ready: list[int]  # the table seats that asked for the next round
+
+
 class TableDoc(TypedDict):
     id: str
     game: str
@@ -99,6 +109,7 @@ class TableDoc(TypedDict):
     # A private table is never listed; friends come in by its link or its join ``code``.
     private: NotRequired[bool]
     code: NotRequired[str | None]
+    pause: NotRequired[Pause | None]  # between two rounds (O-6); absent in older documents
 
 
 Doc = TableDoc
@@ -182,6 +193,7 @@ def new_doc(
         "empty_since": created_ms,
         "private": code is not None,
         "code": code,
+        "pause": None,
     }
 
 
@@ -330,7 +342,7 @@ def deal(ch: Change, rs: Ruleset, seed: int, players: list[int], v_next: int) ->
     ch.state = rs.new_state(opts, len(players), seed)
     doc["status"], doc["players"], doc["seed"] = TableStatus.PLAYING, players, seed
     doc["match_no"] += 1
-    doc["result"], doc["match_options"] = None, opts
+    doc["result"], doc["match_options"], doc["pause"] = None, opts, None
     ch.dirty = True
     for s in doc["seats"]:
         if s:
@@ -351,7 +363,7 @@ def forced(ch: Change, rs: Ruleset, v_next: int) -> None:
     """docs/rules.md O-4: while a pass or a draw is the only move, apply it at once. A ruleset whose
     forced moves never end would hang the table's writer, so that is an error instead."""
     for _ in range(MAX_FORCED):
-        if ch.state is None or ch.doc["status"] != TableStatus.PLAYING:
+        if ch.state is None or ch.doc["status"] != TableStatus.PLAYING or ch.doc.get("pause"):
             return
         action = rs.forced_action(ch.state)
         if action is None:
@@ -380,6 +392,8 @@ def _record(
     ch.dirty = True
     if rs.to_act(step.state) is None:
         _finish(ch, rs)
+    elif any(e.get("type") == "round_over" for e in step.events):  # O-6: the match goes on
+        ch.doc["pause"] = {"until": None, "ready": []}
 
 
 def _finish(ch: Change, rs: Ruleset) -> None:
@@ -390,6 +404,7 @@ def _finish(ch: Change, rs: Ruleset) -> None:
     result["winner_seat"] = doc["players"][outcome.winners[0]] if outcome.winners else None
     doc["status"], doc["result"] = TableStatus.OVER, result
     if doc["chips"]:
+        doc["pause"] = {"until": None, "ready": []}  # O-6, before the next round (G-12)
         for gseat, delta in enumerate(outcome.scores):
             stacked = taken_seat(doc, doc["players"][gseat])
             stacked["stack"] = (stacked["stack"] or 0) + delta
@@ -443,7 +458,7 @@ def bot_action(game: str, view: dict, seed: int, v: int) -> dict:
     return bots.choose(game, view, rng_for(seed, "bot", v))
 
 
-# --- clocks ----------------------------------------------------------------------------------
+# --- clocks ---------------------------------------------------------------------------------
 def next_clock(
     doc: Doc,
     rs: Ruleset,
@@ -454,13 +469,16 @@ def next_clock(
     bot_delay: float,
     round_pause: float,
 ) -> Clock | None:
-    """O-3: the deadline of the seat to act (a bot's short delay for bots and away players); at
-    a chips table ready to deal, the pause before its next round (G-12) or its start countdown
-    (O-5). ``doc["clock"]`` is still the previous clock: a running pause or countdown keeps its
-    time, one that follows a turn (the round just ended) is the pause."""
+    """O-3: the deadline of the seat to act (a bot's short delay for bots and away players); the
+    end of the pause before the next round (O-6; a round paused for seats: ``round_pause`` from
+    now); at a chips table ready to deal, its start countdown (O-5). ``doc["clock"]`` is still
+    the previous clock: a running countdown keeps its time."""
     if doc["status"] == TableStatus.CLOSED:
         return None
+    pause = doc.get("pause")
     if doc["status"] == TableStatus.PLAYING:
+        if pause:
+            return {"kind": "next", "at": pause["until"] or now_ms, "seat": None, "v": v_next}
         gseat = rs.to_act(state)
         assert gseat is not None  # a table plays while its match has a seat to act
         n = doc["players"][gseat]
@@ -471,15 +489,47 @@ def next_clock(
         at = now_ms + doc["turn_seconds"] * 1000
         return {"kind": "turn", "at": at, "seat": n, "v": v_next}
     if doc["chips"] and dealable(doc):
-        before = doc["clock"]
-        if before is not None and before["kind"] in ("next", "start"):
-            return {**before, "v": v_next}
-        if before is not None:
-            at = now_ms + int(round_pause * 1000)
+        if pause:
+            at = pause["until"] or now_ms + int(round_pause * 1000)
             return {"kind": "next", "at": at, "seat": None, "v": v_next}
+        before = doc["clock"]
+        if before is not None and before["kind"] == "start":
+            return {**before, "v": v_next}
         at = now_ms + doc.get("start_seconds", 0) * 1000
         return {"kind": "start", "at": at, "seat": None, "v": v_next}
     return None
+
+
+# --- the pause between rounds (O-6) ----------------------------------------------------------
+def time_pause(doc: Doc, now_ms: int, round_pause: float) -> None:
+    """Give a new pause its end (``round_pause`` from now), once; a chips table that cannot
+    deal another round has no pause to show (nobody would be dealt in when it ends)."""
+    pause = doc.get("pause")
+    if not pause:
+        return
+    if doc["status"] != TableStatus.PLAYING and not (doc["chips"] and dealable(doc)):
+        doc["pause"] = None
+    elif pause["until"] is None:  # a new dict: the snapshot's document is shared until written
+        doc["pause"] = {"until": now_ms + int(round_pause * 1000), "ready": pause["ready"]}
+
+
+def awaited(doc: Doc) -> list[int]:
+    """The table seats the pause still waits for: humans who are there and not ready."""
+    pause = doc.get("pause")
+    ready = pause["ready"] if pause else []
+    return [
+        n
+        for n, s in enumerate(doc["seats"])
+        if s and not s["bot"] and not s["away"] and not s["leaving"] and n not in ready
+    ]
+
+
+def mark_ready(ch: Change, n: int) -> bool:
+    """Seat ``n`` asks for the next round; whether the pause is over (nobody else awaited)."""
+    pause = ch.doc.get("pause")
+    assert pause is not None  # the caller checked there is a pause
+    ch.doc["pause"] = {"until": pause["until"], "ready": sorted({*pause["ready"], n})}
+    return not awaited(ch.doc)
 
 
 # --- idle seats and closing ------------------------------------------------------------------
@@ -591,4 +641,5 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
         "created": doc["created"],
         "private": doc.get("private", False),
         "code": doc.get("code"),
+        "pause": doc.get("pause"),
     }

@@ -40,7 +40,10 @@ class TableViews:
         state = D.state_of(snap)
         if state is None:
             return None
-        return registry.get_ruleset(snap.doc["game"]).view(state, D.game_seat(snap.doc, table_seat))
+        view = registry.get_ruleset(snap.doc["game"]).view(state, D.game_seat(snap.doc, table_seat))
+        if snap.doc.get("pause"):  # O-5: nobody moves until the next round starts
+            view["legal"] = []
+        return view
 
     def _view_json(self, snap: Snapshot, table_seat: int | None) -> orjson.Fragment | None:
         """The view of a table seat as JSON bytes, dumped once per seat and version."""

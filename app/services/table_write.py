@@ -100,6 +100,7 @@ class TableWriter:
             if ch is None:
                 return None, None
             rs = self.ruleset(ch.doc["game"])
+            D.time_pause(ch.doc, now_ms(), self.settings.round_pause)
             clock = D.next_clock(
                 ch.doc,
                 rs,
@@ -155,11 +156,23 @@ class TableWriter:
         )
 
     def maybe_deal(self, ch: D.Change, v_next: int) -> None:
-        """Deal the next match (round) when the table is ready for it."""
+        """Deal the next match (round) when the table is ready for it; never during the pause
+        between rounds (O-6: a player sitting down then does not cut the others' pause short)."""
+        if ch.doc.get("pause"):
+            return
         players = D.dealable(ch.doc)
         if players is not None:
             rs = self.ruleset(ch.doc["game"])
             D.deal(ch, rs, self.seeds(ch.doc["id"], ch.doc["match_no"] + 1), players, v_next)
+
+    def resume(self, ch: D.Change, v_next: int) -> None:
+        """End the pause between rounds (O-6): a match plays on from its next round's forced
+        moves, if any; a chips table deals its next round when it can."""
+        ch.doc["pause"] = None
+        if ch.doc["status"] == D.TableStatus.PLAYING:
+            D.forced(ch, self.ruleset(ch.doc["game"]), v_next)
+        else:
+            self.maybe_deal(ch, v_next)
 
     # --- clocks ----------------------------------------------------------------------------
     def chores_ms(self) -> tuple[int, int]:

@@ -24,8 +24,17 @@ export function clockEl(deadline, limit) {
     h("span", { class: "clock-text" }, t("table.seconds", { n: Math.ceil(left(deadline)) })));
 }
 
-/** Move every clock under root on to now, without drawing the page again. */
+/** "… in N s" counting down to `until` (epoch ms); `key` is its dictionary text, with {n}. */
+export function countdownEl(until, key) {
+  return h("span", { class: "countdown", "data-until": until, "data-key": key },
+    t(key, { n: Math.ceil(left(until)) }));
+}
+
+/** Move every clock and countdown under root on to now, without drawing the page again. */
 export function tickClocks(root) {
+  for (const c of root.querySelectorAll(".countdown")) {
+    c.textContent = t(c.dataset.key, { n: Math.ceil(left(+c.dataset.until)) });
+  }
   for (const c of root.querySelectorAll(".clock")) {
     const deadline = +c.dataset.deadline, limit = +c.dataset.limit;
     const frac = Math.max(0, Math.min(1, left(deadline) / limit));
@@ -50,13 +59,16 @@ function quickRow(onQuick, offline) {
 export function chatText(m) { return m.quick ? t(`quick.${m.quick}`) : m.text; }
 
 /**
- * History (newest first) and chat, as two tabs (no chat without `onChat`: a replay). `onQuick`
- * (players only) adds the quick chat row; `offline` disables sending while the connection is
- * down (it would be lost).
+ * History (newest first), chat (none without `onChat`: a replay) and, once a round has ended,
+ * its result (`result`: a function drawing it), as tabs: the result panel closes when the next
+ * round is dealt, this one stays. `onQuick` (players only) adds the quick chat row; `offline`
+ * disables sending while the connection is down (it would be lost).
  */
-export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat, onQuick, offline }) {
+export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat, onQuick, offline, result }) {
   const tabs = [["history", "table.history"], ...(onChat ? [["chat", "table.chat"]] : [])];
-  const body = tab === "history"
+  if (result) tabs.push(["result", "table.last_result"]);
+  const body = tab === "result" && result ? h("div", { class: "side-result" }, result())
+    : tab === "history"
     ? h("ol", { class: "log" }, log.length
       ? log.slice().reverse().map((ev) => [ev, describe(ev)]).filter(([, text]) => text)
         .map(([ev, text]) => h("li", { class: `ev ev-${ev.type}` }, text))

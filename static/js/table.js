@@ -14,7 +14,7 @@ import { describeEvent } from "./events.js";
 import { api, refreshSession } from "./api.js";
 import { codeText, errorText } from "./errors.js";
 import { descriptor, loadCatalog } from "./catalog.js";
-import { clockEl, sideEl, tickClocks } from "./panels.js";
+import { clockEl, countdownEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
 import { renderer } from "./games/index.js";
 import { platePosition, relativeSeat } from "./seating.js";
@@ -27,7 +27,6 @@ import { askBuyIn } from "./buy_in.js";
 
 const MAX_LOG = 200; // = HISTORY in app/services/table_views.py: a reload shows the same lines
 const MAX_CHAT = 100;
-const ROUND_PANEL_MS = 15000;
 const FLASH_MS = 2600;
 const PHONE = globalThis.matchMedia?.("(max-width: 700px)"); // as the stylesheet's phone layout
 
@@ -43,9 +42,10 @@ const SHOWS = {
   online: ["plates"],
   bubbles: ["plates"],
   selected: ["hand", "board"],
-  error: ["hand", "board"],
+  error: ["hand", "board", "banner", "result"],
   roundEvent: ["result"],
   resultHidden: ["result"],
+  lastResult: ["side"],
   turnSeat: ["plates"],
   turnStart: ["plates"],
   flashes: ["plates"],
@@ -60,11 +60,14 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
     turnSeat: null, flashes: [], tab: "history", chatError: null, online: null, bubbles: [],
+    gone: null, removed: null, removedIdle: false, lastResult: null,
   }, SHOWS);
   const st = store.state;
   let wasDown = false;
-  let roundTimer = null;
   let destroyed = false;
+  let leaving = false; // we asked to leave: losing the seat then is no news
+  const known = {}; // table seat -> the last name seen there, for the history of a freed seat
+  let myStack = null; // the chips our seat last held (a chips table): what sitting again brings
 
   const el = h("div", { class: "table-page", "data-table": tableId });
   const slots = { top: slot(), banner: slot(), felt: slot(), side: slot(), result: slot() };
@@ -88,6 +91,12 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     onState(msg) { receive(msg); },
     onError(msg) {
       if (msg.code === "stale") { sock.resync(); return; } // the table moved on: catch up
+      // Refused on connect (no command): the table does not exist (or has gone). Retrying
+      // cannot bring it back, so the page says so and offers the lobby.
+      if (msg.cmd == null && (msg.code === "not_found" || msg.code === "table_closed")) {
+        gone();
+        return;
+      }
       const text = codeText(msg.code, msg.retry_after);
       // A refusal with no command, while our chat line is unanswered, is the chat's (its rate
       // limit): shown under the chat, where the player looks, not as a refused move.
@@ -122,6 +131,17 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   function offline() { return st.status !== "open" && st.status !== "back"; }
 
   function isPlayer() { return st.table?.you !== null && st.table?.you !== undefined; }
+
+  function gone() {
+    sock.close();
+    store.set({ gone: true, status: "closed" });
+  }
+
+  function isSeat(n) { return n !== null && n !== undefined; }
+  /** Between two rounds (O-6): the table's pause, with its end and who asked to go on. */
+  function pause() { return st.table?.pause || null; }
+  function isMyTurn() { return !!st.view && st.view.to_act === st.view.seat && !isOver() && !pause(); }
+
   function gameName() { return st.view?.game || st.table?.game || null; }
   function game() { return renderer(st.view?.game); }
   function mySeat() { return st.view ? st.view.seat : null; }
@@ -141,6 +161,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     const info = st.table?.seats?.[n];
     if (info?.name) return info.name;
     if (info?.bot) return t("table.bot");
+    if (n === st.removed) return t("table.you"); // our own moves, from before the seat was freed
+    if (known[n]) return known[n];
     return t("table.seat", { n: n + 1 });
   }
 
@@ -167,23 +189,24 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     if (msg.table) {
       patch.table = msg.table;
       onStack?.(msg.table.seats?.[msg.table.you]?.stack ?? null); // the header shows it live
+      if (msg.table.status === "closed") { patch.gone = true; sock.close(); }
+      noteSeat(msg.table, events, patch);
     }
-    let { flashes, roundEvent, resultHidden } = st;
-    if (msg.gap) roundEvent = null; // the log starts anew: an earlier round's panel is gone
     if (live) {
       for (const cue of cuesFor({ events, before: st.view, after: view, replay: !!replay })) play(cue);
       slides = [...slides, ...events.filter(isPlacement)];
     }
-    for (const ev of live ? events : []) {
-      flashes = [...flashes, ...flashesFor(ev)];
-      if (ev.type === "round_over") {
-        roundEvent = ev;
-        resultHidden = false;
-        if (!chips()) hideRoundLater(ev); // the next round is already on: let the panel go
-      }
-    }
-    if (chips() && view && !view.over && roundEvent) { // a new chips round is dealt
-      roundEvent = null;
+    let { flashes, roundEvent, resultHidden, lastResult } = st;
+    if (msg.gap) roundEvent = null; // the log starts anew: an earlier round's panel is gone
+    for (const ev of live ? events : []) flashes = [...flashes, ...flashesFor(ev)];
+    const latest = patch.log.findLast((e) => e.type === "round_over");
+    if (latest) roundEvent = latest;
+    // A round's end (a pause begins, or the match or chips round is over): its result opens,
+    // and stays readable in the side panel after the next round is dealt.
+    const table = patch.table || st.table;
+    const ended = !!view && (!!table?.pause || view.over);
+    if (ended && (lastResult?.ev !== roundEvent || lastResult?.over !== view.over)) {
+      lastResult = { view, ev: roundEvent, over: view.over };
       resultHidden = false;
     }
     // Without a server deadline (bots), a turn's clock counts from when the turn reached us.
@@ -191,15 +214,40 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       patch.turnSeat = view.to_act;
       patch.turnStart = Date.now();
     }
-    store.set({ ...patch, flashes, roundEvent, resultHidden });
+    store.set({ ...patch, flashes, roundEvent, resultHidden, lastResult });
     if (live && events.some((e) => e.type === "lewat" || e.type === "round_over")) onChips?.();
   }
 
-  function hideRoundLater(ev) {
-    clearTimeout(roundTimer);
-    roundTimer = setTimeout(() => {
-      if (st.roundEvent === ev && !isOver()) store.set({ resultHidden: true });
-    }, ROUND_PANEL_MS);
+  /**
+   * Names seen at each seat, and whether the table freed ours without us leaving: away at the
+   * end of a match (O-3, turns timed out), or idle while no match of ours was played.
+   */
+  function noteSeat(table, events, patch) {
+    for (const x of table.seats || []) if (x.name) known[x.seat] = x.name;
+    const was = st.table?.you;
+    if (isSeat(table.you)) {
+      myStack = table.seats?.[table.you]?.stack ?? null;
+      patch.removed = null;
+    } else if (isSeat(was) && !leaving) {
+      patch.removed = was;
+      patch.removedIdle = events.some((e) => e.type === "removed" && e.table_seat === was);
+    }
+  }
+
+  /**
+   * Sit again after the seat was freed: the same seat when it is still free, else any; at a
+   * chips table with the stack the seat brought, or the whole wallet when that holds less (the
+   * stack went back to the wallet when the seat was freed, less what the round cost).
+   */
+  function sitAgain() {
+    const seats = st.table?.seats || [];
+    const free = (n) => seats[n] && !seats[n].name && !seats[n].bot;
+    const n = free(st.removed) ? st.removed : seats.findIndex((x, i) => free(i));
+    if (n < 0) return store.set({ error: t("table.removed.full") });
+    return rest(async () => {
+      const buyIn = chips() && myStack ? Math.min(myStack, (await api.me()).balance) : undefined;
+      await api.sit(tableId, n, buyIn);
+    });
   }
 
   /** The chip movements of an event, as short-lived numbers over the seats they touch. */
@@ -265,7 +313,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         `← ${t(replay ? replay.back : "nav.lobby")}`),
       you !== null && you !== undefined && !replay
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
-          onclick: () => rest(async () => { await api.leave(tableId, you); onLeave?.(); }) },
+          onclick: () => rest(async () => { leaving = true; await api.leave(tableId, you); onLeave?.(); }) },
         t("nav.leave")) : null,
       h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
         : t("table.title_only", { id: tableId })),
@@ -290,6 +338,16 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       return h("div", { class: `banner banner-${entry[1]}`, role: "status", "data-status": st.status },
         t(entry[0], { n: sock.attempt || 1 }));
     }
+    if (st.gone) return null;
+    if (isSeat(st.removed) && st.table && !isSeat(st.table.you)) {
+      return h("div", { class: "banner banner-warn removed", role: "alert", "data-status": "removed" },
+        h("p", {}, t(st.removedIdle ? "table.removed.idle" : "table.removed")),
+        h("div", { class: "removed-actions" },
+          h("button", { class: "btn btn-primary", type: "button", "data-action": "sit-again",
+            onclick: sitAgain }, t("table.removed.sit")),
+          h("button", { class: "btn", type: "button", onclick: () => onLeave?.() }, t("nav.lobby"))),
+        st.error ? h("p", { class: "refused" }, st.error) : null);
+    }
     if (st.table && (st.table.you === null || st.table.you === undefined)) {
       return h("div", { class: "banner banner-info", "data-status": "spectating" }, t("table.spectating"));
     }
@@ -300,9 +358,15 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   function layout() {
     const v = st.view;
     const n = v?.hand_counts?.length || 0;
-    const key = v ? `play:${v.game}:${n}` : st.table ? "waiting" : "none";
+    const key = st.gone ? "gone" : v ? `play:${v.game}:${n}` : st.table ? "waiting" : "none";
     if (key === felt.key) return;
-    if (key === "none") {
+    if (key === "gone") {
+      felt = { key, el: h("div", { class: "felt waiting" }, h("div", { class: "waiting-box gone", role: "alert" },
+        h("h3", {}, t("table.gone.title")), h("p", {}, t("table.gone")),
+        h("button", { class: "btn btn-primary", type: "button", "data-action": "lobby",
+          onclick: () => onLeave?.() }, t("table.gone.lobby")))) };
+      slots.felt.set(felt.el);
+    } else if (key === "none") {
       felt = { key };
       slots.felt.set(null);
     } else if (key === "waiting") {
@@ -322,7 +386,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   }
 
   function clockFor(seat) {
-    if (!st.view || st.view.to_act !== seat || isOver() || replay) return null;
+    if (!st.view || st.view.to_act !== seat || isOver() || pause() || replay) return null;
     const limit = st.table?.turn_seconds || 20;
     return clockEl(st.table?.deadline || st.turnStart + limit * 1000, limit);
   }
@@ -340,7 +404,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     }
     const said = st.bubbles.find((b) => b.seat === tseat(seat));
     return h("div", {
-      class: `plate pos-${at} ${v.to_act === seat && !isOver() ? "active" : ""} ${extra.cls || ""}`,
+      class: `plate pos-${at} ${v.to_act === seat && !isOver() && !pause() ? "active" : ""} ${extra.cls || ""}`,
       "data-seat": seat,
     },
       h("div", { class: "plate-head" },
@@ -370,7 +434,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     const v = st.view;
     if (!v.hand) return null;
     const off = offline();
-    const myTurn = v.to_act === v.seat && !isOver();
+    const myTurn = isMyTurn();
     const highlight = game().highlightOf?.(v, ctx) || null;
     const someTile = legal().some((a) => a.tile);
     const tiles = v.hand.map((tile) => {
@@ -400,8 +464,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         h("button", { class: "btn btn-ghost", type: "button", onclick: () => store.set({ selected: null }) },
           t("table.cancel")));
     }
-    const status = myTurn ? t("table.your_turn")
-      : v.to_act === null || v.to_act === undefined ? "" : t("table.turn_of", { name: seatName(v.to_act) });
+    const status = pause() ? t("result.between")
+      : myTurn ? t("table.your_turn")
+        : v.to_act === null || v.to_act === undefined ? "" : t("table.turn_of", { name: seatName(v.to_act) });
     return h("div", { class: `hand-area ${myTurn ? "my-turn" : ""} ${off ? "offline" : ""}` },
       h("div", { class: "hand-bar" },
         h("span", { class: "turn-status", "data-my-turn": myTurn ? "1" : "0" }, status),
@@ -471,27 +536,44 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       onChat: replay ? null : (text) => { chatSent = true; store.set({ chatError: null }); sock.chat(text); },
       onQuick: isPlayer() && !replay ? (id) => { chatSent = true; store.set({ chatError: null }); sock.quick(id); } : null,
       offline: offline(),
+      result: st.lastResult && (() => game().result(st.lastResult.view, ctx, st.lastResult.ev)),
     }) : null);
     const next = el.querySelector(".chat-form input");
     if (next) { next.value = draft; if (focused) next.focus(); }
   }
 
+  /**
+   * The result of the round (or match) that just ended. It shows only while nobody can move: in
+   * the pause before the next round (O-6), with its countdown and "next round now", or once the
+   * match (a chips round with no next one) is over. It never stays over a round being played,
+   * nor over the news that our seat was freed: the side panel's result tab keeps it readable.
+   */
   function resultPanel() {
-    if (!st.view || st.resultHidden || !(isOver() || st.roundEvent)) return null;
-    const matchGoesOn = chips() || !st.view.over;
-    return h("div", { class: `result-wrap ${matchGoesOn && !chips() ? "non-modal" : ""}` },
+    const v = st.view, p = pause(), you = st.table?.you;
+    if (!v || st.gone || st.resultHidden || isSeat(st.removed) || !(p || isOver())) return null;
+    let foot;
+    if (replay) foot = []; // a replay asks for no next round and no rematch
+    else if (p) {
+      const ready = isSeat(you) && p.ready.includes(you);
+      foot = [countdownEl(p.until, "result.next_in"),
+        isSeat(you) ? h("button", {
+          class: "btn btn-primary", type: "button", "data-action": "ready", disabled: ready || null,
+          onclick: () => send({ kind: "ready" }),
+        }, t(ready ? "result.waiting_others" : "result.next_now")) : null];
+    } else if (!chips()) {
+      foot = [isSeat(you) ? h("button", { class: "btn btn-primary", type: "button", "data-action": "rematch",
+        onclick: () => rest(() => api.rematch(tableId)) }, t("table.rematch")) : null];
+    } else foot = [h("p", { class: "muted", "data-testid": "no-next" }, t("result.no_next"))];
+    return h("div", { class: "result-wrap" },
       h("section", {
         class: "result", "data-testid": "result", role: "dialog",
-        "data-kind": st.view.over ? "over" : "round",
+        "data-kind": v.over ? "over" : "round",
       },
-        game().result(st.view, ctx, st.roundEvent),
-        h("div", { class: "result-foot" },
-          matchGoesOn && !replay ? h("p", { class: "muted" }, t("table.next_round")) : null,
-          !matchGoesOn && !replay && st.table?.you !== null && st.table?.you !== undefined
-            ? h("button", { class: "btn btn-primary", type: "button", "data-action": "rematch",
-              onclick: () => rest(() => api.rematch(tableId)) }, t("table.rematch")) : null,
-          h("button", { class: "btn", type: "button", onclick: () => store.set({ resultHidden: true }) },
-            t("result.close")))));
+      game().result(v, ctx, st.roundEvent),
+      st.error ? h("p", { class: "refused", role: "alert" }, st.error) : null,
+      h("div", { class: "result-foot" }, ...foot,
+        h("button", { class: "btn", type: "button", "data-action": "close-result",
+          onclick: () => store.set({ resultHidden: true }) }, t("result.close")))));
   }
 
   const draw = regionScheduler({
@@ -500,7 +582,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       slots.top.set(topBar());
       const v = st.view;
       if (!v) return;
-      el.dataset.myTurn = v.to_act === v.seat && !isOver() ? "1" : "0";
+      el.dataset.myTurn = isMyTurn() ? "1" : "0";
       el.dataset.over = isOver() ? "1" : "0";
       el.dataset.v = st.msg?.v ?? "";
     },
@@ -527,7 +609,6 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     destroyed = true;
     draw.stop();
     clearInterval(ticker);
-    clearTimeout(roundTimer);
     window.removeEventListener("resize", onResize);
     sock.close();
     el.remove();

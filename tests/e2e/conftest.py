@@ -76,7 +76,7 @@ def running_server(data: Path, database: str | None = None, **settings: str) -> 
             "MEJA_DATA_DIR": str(data),
             "MEJA_KEY_PREFIX": prefix,
             "MEJA_BOT_DELAY": "0.05",
-            "MEJA_ROUND_PAUSE": "6",
+            "MEJA_ROUND_PAUSE": "15",  # the default (O-6): the result panels as players see them
             "MEJA_SECRET_KEY": "e2e-secret",
             **settings,
         }

@@ -127,11 +127,15 @@ class Player:
 
     async def _step(self) -> None:
         view = self.latest and self.latest["view"]
+        table = self.latest and self.latest["table"]
+        pause = table and table.get("pause")
         mine = view and view["legal"] and view["to_act"] == view["seat"]
-        if mine and self.latest["v"] > self.acted_v and not self.pending:
+        waited = pause and table["you"] not in pause["ready"]  # O-6: ask for the next round
+        if (mine or waited) and self.latest["v"] > self.acted_v and not self.pending:
             await asyncio.sleep(MOVE_PAUSE)
             self.acted_v = self.latest["v"]
-            self.pending = (self.acted_v, uuid.uuid4().hex, self.rng.choice(view["legal"]))
+            action = {"kind": "ready"} if waited else self.rng.choice(view["legal"])
+            self.pending = (self.acted_v, uuid.uuid4().hex, action)
             await self._send_pending()
         self._take(orjson.loads(await asyncio.wait_for(self.ws.recv(), 30)))
 

@@ -120,6 +120,15 @@ class SeatClient:
             view and view["legal"] and view["to_act"] == view["seat"] and m["v"] > self.acted_v
         )
 
+    def paused(self) -> bool:
+        """Between two rounds, and this seat has not asked for the next one yet."""
+        m = self.latest
+        pause = m and m["table"].get("pause")
+        you = m and m["table"].get("you")
+        return bool(
+            pause and you is not None and you not in pause["ready"] and m["v"] > self.acted_v
+        )
+
     async def act(self, action: dict, v: int | None = None, cmd: str | None = None) -> str:
         cmd = cmd or uuid.uuid4().hex
         await self.send(
@@ -132,7 +141,10 @@ class SeatClient:
         (someone else's move crossed ours) fails the test."""
         async with asyncio.timeout(timeout):
             while not (self.latest and done(self.latest)):
-                if self.my_turn():
+                if self.paused():  # O-6: ask for the next round, as the page's button does
+                    self.acted_v = self.latest["v"]
+                    await self.act({"kind": "ready"})
+                elif self.my_turn():
                     self.acted_v = self.latest["v"]
                     await self.act(self.rng.choice(self.latest["view"]["legal"]))
                 msg = await self.recv(timeout)

@@ -1,0 +1,206 @@
+"""The table a player stays at: the result of a round is read in the pause before the next one
+(O-6) and never covers a round being played; a seat freed for idling says so and offers to sit
+again; a link to a table that does not exist says so instead of reconnecting for ever."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, running_server, shot, sign_in
+from .play import RESULT, act, my_turn, open_vs_bots, play_until
+
+pytestmark = pytest.mark.e2e
+
+COUNTDOWN = f"{RESULT} .countdown"
+READY = f"{RESULT} [data-action=ready]"
+
+
+def pause(page):
+    return page.evaluate("window.meja.table?.pause || null")
+
+
+def open_tab(page, tab: str) -> None:
+    """Click a side panel tab; again if the bots' moves redrew the panel under the click."""
+    for _ in range(20):
+        page.click(f".tab[data-tab={tab}]")
+        if page.locator(f".tab.on[data-tab={tab}]").count():
+            return
+    raise AssertionError(f"the {tab} tab did not open")
+
+
+def fits_the_phone(page, name: str) -> None:
+    """At 390x844 the result panel is on the screen with its buttons, and the picture taken."""
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, name)
+    box = page.locator(f"{RESULT}").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 1, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+    for button in page.locator(f"{RESULT} .result-foot button").all():
+        b = button.bounding_box()
+        assert b["y"] + b["height"] <= PHONE["height"] and b["x"] + b["width"] <= PHONE["width"]
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(200)
+
+
+def read_the_result_then_go_on(page, game: str) -> None:
+    """At a round's end: nobody may move, the panel counts down to the next deal; "next round
+    now" deals it at once (the page is the only human) and the panel leaves the board."""
+    page.wait_for_selector(COUNTDOWN, timeout=10000)
+    assert pause(page) is not None
+    assert re.search(r"Ronde berikutnya dalam \d+ detik", page.inner_text(COUNTDOWN))
+    assert not my_turn(page)
+    assert page.locator(".hand-tile.legal, .hand-bar .act").count() == 0
+    shot(page, f"{game}-desktop-between-rounds")
+    fits_the_phone(page, f"{game}-phone-between-rounds")
+    before = page.evaluate("window.meja.table.match_no")
+    page.click(READY)
+    page.wait_for_function("!window.meja.table.pause", timeout=4000)  # far sooner than 15 s
+    page.wait_for_selector(RESULT, state="detached", timeout=3000)
+    assert page.evaluate("window.meja.table.match_no") >= before
+    # the result stays readable beside the board
+    open_tab(page, "result")
+    assert page.locator(".side-result .result-body").count() == 1
+    open_tab(page, "history")
+
+
+@pytest.mark.parametrize("game", ["moon", "cross", "mexican_train"])
+def test_o6_a_round_result_is_read_between_rounds_never_over_the_next_round(new_page, game):
+    page = new_page("Rina")
+    open_vs_bots(page, game)
+    play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=150)
+    read_the_result_then_go_on(page, game)
+    # the next round is played with the board uncovered, our turns included
+    played = 0
+    for _ in range(200):
+        if played >= 3 or pause(page):
+            break
+        if my_turn(page):
+            assert page.locator(RESULT).count() == 0
+            assert page.locator(".hand-tile.legal, .hand-bar .act").first.is_visible()
+            played += act(page)
+        else:
+            page.wait_for_timeout(50)
+    assert played >= 1
+    assert page.errors == []
+
+
+def test_o6_a_gaple_result_stays_for_the_whole_pause_then_the_next_round_is_dealt(new_page):
+    page = new_page("Wulan")
+    open_vs_bots(page, "gaple")
+    play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=120)
+    page.wait_for_selector(COUNTDOWN, timeout=5000)
+    assert page.locator(f"{RESULT} tr.pay").count() >= 3  # every loser's settlement, at least
+    assert page.locator(READY).is_visible()
+    shot(page, "gaple-desktop-between-rounds")
+    fits_the_phone(page, "gaple-phone-between-rounds")
+    # the server's pause (15 s, the default) is on the page as a countdown, and the result
+    # stays to its end: it used to go with the next deal, 4 s after the round
+    until = pause(page)["until"]
+    left = (until - page.evaluate("Date.now()")) / 1000
+    assert 8 < left <= 15.5, left
+    page.wait_for_timeout(int((left - 1.0) * 1000))
+    assert page.locator(RESULT).count() == 1
+    assert re.search(r"dalam [0-2] detik", page.inner_text(COUNTDOWN))
+    # nobody asked for it: the next round is dealt when the pause ends, and the panel goes
+    page.wait_for_function("!window.meja.table.pause && !window.meja.view.over", timeout=5000)
+    page.wait_for_selector(RESULT, state="detached", timeout=3000)
+    page.wait_for_selector(".hand .hand-tile", timeout=5000)
+    open_tab(page, "result")
+    assert page.locator(".side-result [data-testid=payments] tr.pay").count() >= 3
+    assert page.errors == []
+
+
+def test_o3_a_seat_freed_for_idling_says_so_and_offers_to_sit_again(new_page, server):
+    page = new_page("Joko")
+    tid = page.evaluate("""async () => {
+        const post = (url, body) => fetch(url, { method: "POST", credentials: "same-origin",
+            headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
+            .then(r => r.json());
+        const table = await post("/api/tables", { game: "gaple", seats: 4, turn_seconds: 1,
+            options: { stake: 10 } });
+        await post(`/api/tables/${table.id}/seats/0`);
+        await post(`/api/tables/${table.id}/bots`);
+        return table.id;
+    }""")
+    page.goto(f"{server}/#/t/{tid}")
+    page.wait_for_selector(".felt .hand-area", timeout=15000)
+    # never move: three turns time out, the bot plays the seat, the round's end frees it (O-3)
+    page.wait_for_selector(".banner[data-status=removed]", timeout=90000)
+    banner = page.locator(".banner[data-status=removed]")
+    assert "Kursi Anda dilepas karena Anda tidak bermain" in banner.inner_text()
+    assert page.locator(".banner[data-status=spectating]").count() == 0
+    # no "next round" promise for a table that will not deal; our own moves are still ours
+    assert page.locator(".countdown").count() == 0
+    lines = page.locator(".log li").all_inner_texts()
+    assert [x for x in lines if x.startswith("Kursi 1") and x != "Kursi 1 kosong"] == []
+    assert any(x.startswith("Anda memasang") for x in lines), lines
+    shot(page, "gaple-desktop-removed")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, "gaple-phone-removed")
+    b = page.locator("[data-action=sit-again]").bounding_box()
+    assert b and b["y"] + b["height"] <= PHONE["height"]
+    page.set_viewport_size(DESKTOP)
+    page.evaluate("window.meja.setLang('en')")
+    page.wait_for_selector(".banner[data-status=removed]:has-text('Your seat was freed')")
+    assert page.inner_text("[data-action=sit-again]") == "Sit again"
+    page.evaluate("window.meja.setLang('id')")
+    # the freed seat's chips are back in the wallet (the outbox), less what the round cost
+    page.wait_for_function(
+        "async () => (await (await fetch('/api/players/me/chips')).json()).balance > 0",
+        timeout=10000,
+        polling=200,
+    )
+    page.click("[data-action=sit-again]")
+    page.wait_for_function("window.meja.table?.you === 0", timeout=5000)
+    page.wait_for_selector(".banner[data-status=removed]", state="detached")
+    page.wait_for_selector(".hand .hand-tile", timeout=10000)
+    assert page.errors == []
+
+
+def test_a_link_to_a_missing_table_says_so_and_offers_the_lobby(new_page, server):
+    page = new_page("Sari")
+    page.goto(f"{server}/#/t/nosuchtable")
+    gone = page.locator(".waiting-box.gone")
+    gone.wait_for(timeout=5000)
+    assert "Meja ini tidak ada atau sudah ditutup." in gone.inner_text()
+    page.wait_for_timeout(2500)  # the socket's retries would show by now
+    assert page.locator(".banner[data-status=reconnecting]").count() == 0
+    shot(page, "table-gone-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    shot(page, "table-gone-phone")
+    page.click("[data-action=lobby]")
+    page.wait_for_selector(".lobby .game-card")
+    assert page.errors == []
+
+
+def test_a_link_to_a_closed_table_says_so(browser, tmp_path):
+    """A table nobody sat at for a while closes (its final state stays readable): the link
+    says the same as for a table that never was."""
+    with running_server(tmp_path, MEJA_EMPTY_TABLE_SECONDS="1", MEJA_SWEEP_INTERVAL="0.2") as url:
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        page.goto(url + "/")
+        sign_in(page, "Tono")
+        tid = page.evaluate("""async () => {
+            const r = await fetch("/api/tables", { method: "POST", credentials: "same-origin",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ game: "cross", seats: 2 }) });
+            return (await r.json()).id;
+        }""")
+        page.wait_for_function(
+            """async (tid) => (await (await fetch(`/api/tables/${tid}`)).json()).status
+                === "closed" """,
+            arg=tid,
+            timeout=15000,
+            polling=300,
+        )
+        page.goto(f"{url}/#/t/{tid}")
+        page.wait_for_selector(".waiting-box.gone", timeout=5000)
+        page.wait_for_timeout(1500)
+        assert page.locator(".banner[data-status=reconnecting]").count() == 0
+        ctx.close()
