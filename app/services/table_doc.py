@@ -317,9 +317,8 @@ def dealable(doc: Doc) -> list[int] | None:
 
 def deal_at_once(doc: Doc) -> bool:
     """O-5: a sit (or bots) deals at once when the table is full of ready players, or has no
-    start countdown; never during a round pause (G-12), which runs its course."""
-    clock = doc["clock"]
-    if clock is not None and clock["kind"] == "next":
+    start countdown; never during the pause between rounds (O-6), which runs its course."""
+    if doc.get("pause"):
         return False
     ready = dealable(doc)
     return ready is not None and (len(ready) == doc["n_seats"] or not doc.get("start_seconds"))

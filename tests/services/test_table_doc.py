@@ -108,10 +108,10 @@ def test_o5_two_ready_start_a_countdown_a_sit_restarts_it_a_full_table_deals_at_
     assert D.next_clock(doc, GAPLE, None, 4000, 5, **PAUSES)["at"] == 9000
     doc["seats"][3] = bot(3, 100)
     assert D.deal_at_once(doc)  # every seat ready
-    doc["clock"] = {"kind": "next", "at": 9000, "seat": None, "v": 5}  # a round pause runs
+    doc["pause"] = {"until": 9000, "ready": []}  # a round just ended: its pause runs (O-6)
     assert not D.deal_at_once(doc)
-    doc["clock"] = {"kind": "turn", "at": 9000, "seat": 0, "v": 5}  # the round just ended
-    assert D.next_clock(doc, GAPLE, None, 4000, 6, **PAUSES)["kind"] == "next"
+    paused = D.next_clock(doc, GAPLE, None, 4000, 6, **PAUSES)
+    assert paused == {"kind": "next", "at": 9000, "seat": None, "v": 6}
 
 
 def test_the_sealed_state_is_written_and_read_back_as_the_rules_dump_it():
