@@ -66,6 +66,8 @@ class Live:
             stream_len=settings.event_stream_len,
             command_ttl=settings.command_ttl_seconds,
             on_trip=self.metrics.round_trip,
+            wait_replicas=settings.redis_wait_replicas,
+            wait_ms=settings.redis_wait_ms,
         )
         self.players = Players(
             redis,

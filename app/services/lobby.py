@@ -19,11 +19,13 @@ from app.games.base import opt_int
 from app.games.errors import BadOptions
 from app.store.tables import Snapshot
 
-from . import money
+from . import lobby_index, money
 from . import table_doc as D
 from .table_errors import TableError, closed
 from .table_views import TableViews
 from .table_write import TableWriter, now_ms
+
+JOIN_CANDIDATES = 20  # the newest open tables quick join tries before it makes a new one
 
 
 class Lobby:
@@ -66,21 +68,16 @@ class Lobby:
     async def list_tables(
         self, *, game: str | None, stake: int | None, open_seats: bool, page: int, per_page: int
     ) -> dict:
-        snaps = await self._live_snaps()
-        items = [self.views.summary(s) for s in snaps]
-        items = [
-            t
-            for t in items
-            if (game is None or t["game"] == game)
-            and (stake is None or t["stake"] == stake)
-            and (not open_seats or t["open_seats"] > 0)
-        ]
-        start = (page - 1) * per_page
+        """One page of the lobby from its index (app/services/lobby_index.py): two round trips,
+        the page's ids and then their documents, however many tables are live."""
+        facet = lobby_index.facet(game, stake, open_seats)
+        total, tids = await self.store.lobby_page(facet, (page - 1) * per_page, per_page)
+        snaps = await self.store.load_many(tids)
         return {
-            "items": items[start : start + per_page],
+            "items": [self.views.summary(s) for s in snaps],
             "page": page,
             "per_page": per_page,
-            "total": len(items),
+            "total": total,
         }
 
     async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
@@ -182,18 +179,14 @@ class Lobby:
         return await self._changed(tid, build)
 
     async def quick_join(self, player: dict, game: str) -> dict:
-        """An open seat at a fitting table (default options), else a new table full of bots."""
+        """An open seat at one of the newest fitting tables (lobby_index's join facet), else a
+        new table full of bots."""
         if game not in registry.available():
             raise TableError(422, "bad_options", f"unknown game {game!r}", "game")
-        for snap in await self._live_snaps():
+        _, tids = await self.store.lobby_page(lobby_index.join_facet(game), 0, JOIN_CANDIDATES)
+        for snap in await self.store.load_many(tids):
             doc = snap.doc
-            if (
-                doc["game"] == game
-                and None in doc["seats"]
-                and D.human_seated(doc)
-                and D.seat_of(doc, player["id"]) is None
-                and (doc["chips"] or doc["status"] == D.TableStatus.WAITING)
-            ):
+            if None in doc["seats"] and D.seat_of(doc, player["id"]) is None:
                 n = doc["seats"].index(None)
                 try:
                     return {"table": await self.sit(player, doc["id"], n, None), "seat": n}
@@ -238,12 +231,3 @@ class Lobby:
             raise TableError(503, e.code, e.message) from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
-
-    async def _live_snaps(self) -> list[Snapshot]:
-        """The lobby's tables. A closed one still listed (its process died between closing and
-        leaving the registry) is dropped from the registry here."""
-        snaps = await self.store.load_many(await self.store.live_tables())
-        gone = [s.tid for s in snaps if s.doc["status"] == D.TableStatus.CLOSED]
-        if gone:
-            await self.store.unlist(gone)
-        return [s for s in snaps if s.doc["status"] != D.TableStatus.CLOSED]
