@@ -92,7 +92,22 @@ class LocalCluster:
         )
         for port in self.procs:
             self.wait_ok(port)
+        for port in self.procs:  # and every replica has had its first sync (WAIT counts it)
+            self._wait_info(port, lambda info: "role:master" in info or "link_status:up" in info)
         return self
+
+    def _wait_info(self, port: int, ok, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            out = subprocess.run(
+                ["redis-cli", "-p", str(port), "info", "replication"],
+                capture_output=True,
+                text=True,
+            ).stdout
+            if ok(out):
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"the cluster node on {port} never synced")
 
     def wait_ok(self, port: int, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 import orjson
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .connection import Client
 from .keys import BUCKETS, Keys, bucket_of
@@ -57,10 +58,11 @@ class CasResult:
     current: Snapshot | None = None  # "ok": the new snapshot; "stale": the table as it is now
 
 
-class NotReplicated(Exception):
+class NotReplicated(RedisTimeoutError):
     """The change was written but fewer replicas than ``wait_replicas`` acknowledged it in
-    ``wait_ms``: it must not be acknowledged to a player (it would be lost if the primary
-    failed now). A resent command finds it as "dup", and waits for the replicas again."""
+    ``wait_ms`` (or the acknowledgement could not be read): it must not be acknowledged to a
+    player (it would be lost if the primary failed now). A Redis timeout, so the API answers
+    503 ``redis_unavailable``; a resent command finds it as "dup", and waits again."""
 
 
 class TableStore:
@@ -319,7 +321,8 @@ class TableStore:
         if not self.wait_replicas:
             return await self.redis.evalsha(self._cas.sha, len(keys), *keys, *args)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.evalsha(self._cas.sha, len(keys), *keys, *args)
+            # (execute_command: a cluster pipeline blocks ``evalsha`` by name, not the command)
+            pipe.execute_command("EVALSHA", self._cas.sha, len(keys), *keys, *args)
             wait = ("WAIT", self.wait_replicas, self.wait_ms)
             if isinstance(self.redis, RedisCluster):  # WAIT names no key: send it to the node
                 node = self.redis.get_node_from_key(keys[0])  # that runs the script
