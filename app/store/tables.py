@@ -332,7 +332,8 @@ class TableStore:
             reply, acked = await pipe.execute(raise_on_error=False)
         if isinstance(reply, Exception):
             raise reply
-        if reply[0] == b"ok" and (isinstance(acked, Exception) or acked < self.wait_replicas):
+        written = reply[0] in (b"ok", b"dup")  # "dup": the first one may not be replicated yet
+        if written and (isinstance(acked, Exception) or acked < self.wait_replicas):
             raise NotReplicated(f"{acked!r} of {self.wait_replicas} replicas acknowledged")
         return reply
 

@@ -12,7 +12,7 @@ from redis.crc import key_slot
 
 from app.store.clocks import Sweeper
 from app.store.keys import BUCKETS, Keys, bucket_of
-from app.store.tables import SCRIPTS, TableStore
+from app.store.tables import SCRIPTS, NotReplicated, TableStore
 
 
 @pytest.fixture
@@ -99,3 +99,21 @@ async def test_the_sweeper_re_arms_a_lost_clock_entry(store):
     assert await sweeper.rearm() == 1 and await redis.zscore(clocks, "t3") == soon
     await redis.zadd(clocks, {"t3": soon + 1_000})  # a claim's lease is left alone
     assert await sweeper.rearm() == 0
+
+
+async def test_waiting_for_a_replica_keeps_a_move_one_round_trip(store, redis_mode):
+    """``wait_replicas``: the script and WAIT go in one pipeline. The test cluster has a replica
+    per master; one server has none, so there the change is written but never acknowledged,
+    and a resend of the command finds it."""
+    store.wait_replicas, store.wait_ms = 1, 500
+    if redis_mode == "cluster":
+        await store.cas("w1", 0, {"n": 0}, events=[])
+        before = store.round_trips
+        res = await store.cas("w1", 1, {"n": 1}, events=[], cmd=(5, "w"))
+        assert res.status == "ok" and store.round_trips - before == 1
+        return
+    with pytest.raises(NotReplicated):
+        await store.cas("w1", 0, {"n": 0}, events=[], cmd=(5, "w"))
+    with pytest.raises(NotReplicated):  # the resend: "dup", still not on a replica
+        await store.cas("w1", 0, {"n": 0}, events=[], cmd=(5, "w"))
+    assert (await store.load("w1")).v == 1
