@@ -89,6 +89,16 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, validation_alias=AliasChoices("REDIS_URL", "MEJA_REDIS_URL")
     )
+    # How REDIS_URL is read (app/store/connection.py): "single" a server; "cluster" a seed node
+    # of a Redis Cluster; "sentinel" a Sentinel that names the primary ``redis_master``.
+    # ``redis_seeds``: more seed nodes or Sentinels, "host:port" (MEJA_REDIS_SEEDS='["h:7001"]').
+    redis_mode: Literal["single", "cluster", "sentinel"] = "single"
+    redis_seeds: list[str] = []
+    redis_master: str = "mymaster"
+    # Durability against a failover (README "Failover"): a change is acknowledged only once this
+    # many replicas have it (Redis WAIT, waiting at most redis_wait_ms); 0 answers at once.
+    redis_wait_replicas: int = Field(default=0, ge=0)
+    redis_wait_ms: int = Field(default=100, ge=1)
     # Unset: an SQLite file in data_dir (the embedded mode). The password may be left out of
     # the URL and given on its own (any characters, no URL-encoding: ``@`` or ``/`` in it would
     # otherwise change the host), or as MEJA_DATABASE_PASSWORD_FILE.
@@ -311,6 +321,16 @@ class Settings(BaseSettings):
                 "set DATABASE_URL to Postgres, or install meja[embedded]"
             )
         return problems
+
+    @model_validator(mode="after")
+    def _redis_mode(self) -> Settings:
+        if self.redis_mode != "single" and not self.redis_url:
+            raise ValueError(f"MEJA_REDIS_MODE={self.redis_mode} needs REDIS_URL (a seed node)")
+        for seed in self.redis_seeds:
+            host, _, port = seed.rpartition(":")
+            if not host or not port.isdigit():
+                raise ValueError(f"MEJA_REDIS_SEEDS: {seed!r} is not host:port")
+        return self
 
     @model_validator(mode="after")
     def _limits_parse(self) -> Settings:

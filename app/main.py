@@ -68,6 +68,8 @@ class Live:
             stream_len=settings.event_stream_len,
             command_ttl=settings.command_ttl_seconds,
             on_trip=self.metrics.round_trip,
+            wait_replicas=settings.redis_wait_replicas,
+            wait_ms=settings.redis_wait_ms,
         )
         self.players = Players(
             redis,
@@ -107,7 +109,7 @@ class Live:
             on_control=lambda msg: revoked(self, msg),
         )
         self.watchdog = Watchdog(self.hub, settings)
-        self.presence = Presence(redis, self.keys, settings.presence_seconds)
+        self.presence = Presence(self.store, settings.presence_seconds)
         self.presence_keeper = PresenceKeeper(self)
         self.sweeper = Sweeper(
             redis,

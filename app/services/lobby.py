@@ -7,15 +7,12 @@ The compare-and-set that takes the seat notes the buy-in as seated in the docume
 outbox entry that marks it seated in the database; a refused seat refunds it at once. A crash or
 a lost connection in between leaves it pending, for the reconciler (app/services/buy_ins.py).
 
-The listing (``select``) is one rule over table summaries, so wherever the tables come from (the
-live registry today, an index per game and stake later) the lobby shows the same ones:
-
-- a private table is never listed; its link (``#/t/<id>``) or its join code lets friends in;
-- an abandoned table is not listed: one where no human is really there (no seat held by a human
-  who is neither away nor leaving; bots alone do not count). It is the rule quick join already
-  used to pick a table. Such a table closes by itself through the write path once no human has
-  held a seat for ``empty_table_seconds`` (table_doc ``chores``), its stakes back with the house;
-- "my tables" come from a small per-player set (app/store/seated.py), never from a scan.
+What the lobby lists, and in which order, is app/services/lobby_index.py's index, written by
+the compare-and-set: a private table is never listed (its link ``#/t/<id>`` or its join code
+lets friends in); nor is a table nobody is at (a human seat neither away nor leaving; bots
+alone do not count), which closes by itself through the write path once no human has held a
+seat for ``empty_table_seconds`` (table_doc ``chores``); "my tables" come from a small
+per-player set (app/store/seated.py), never from a scan.
 
 The amount is checked against the stake's bounds and the wallet first (app/services/stakes.py),
 so a refusal is precise and moves nothing.
@@ -28,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from typing import Any, Literal
+from typing import Any
 
 from app.games import registry
 from app.games.base import opt_int
@@ -36,48 +33,16 @@ from app.games.errors import BadOptions
 from app.store.seated import Seated
 from app.store.tables import Snapshot
 
-from . import money
+from . import lobby_index, money
 from . import table_doc as D
 from .stakes import buy_in_limits
 from .table_errors import TableError, closed
 from .table_views import TableViews
 from .table_write import TableWriter, now_ms
 
-Sort = Literal["newest", "stake_low", "stake_high", "open_seats"]
+JOIN_CANDIDATES = 20  # the newest open tables quick join tries before it makes a new one
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
-
-
-def present(table: dict) -> bool:
-    """Someone is really at the table (``table_doc.human_seated``, read from a summary)."""
-    return any(
-        s["player_id"] is not None and not s["bot"] and not s["away"] and not s["leaving"]
-        for s in table["seats"]
-    )
-
-
-def select(
-    tables: list[dict], *, game: str | None, stake: int | None, open_seats: bool, sort: Sort
-) -> list[dict]:
-    """The tables the lobby lists, in its order: listed (public, someone there), filtered by
-    game, stake and an open seat, sorted by ``sort``, the newest first among equals."""
-    items = [
-        t
-        for t in tables
-        if not t.get("private")
-        and present(t)
-        and (game is None or t["game"] == game)
-        and (stake is None or t["stake"] == stake)
-        and (not open_seats or t["open_seats"] > 0)
-    ]
-    items.sort(key=lambda t: -t["created"])
-    if sort == "stake_low":
-        items.sort(key=lambda t: t["stake"] or 0)
-    elif sort == "stake_high":
-        items.sort(key=lambda t: -(t["stake"] or 0))
-    elif sort == "open_seats":
-        items.sort(key=lambda t: -t["open_seats"])
-    return items
 
 
 def _page(items: list[dict], page: int, per_page: int) -> dict:
@@ -233,25 +198,31 @@ class Lobby:
         game: str | None,
         stake: int | None,
         open_seats: bool,
-        sort: Sort = "newest",
+        sort: lobby_index.Sort = "newest",
         page: int,
         per_page: int,
     ) -> dict:
+        """One page of the lobby from its index (app/services/lobby_index.py: what is listed,
+        in which order): two round trips, the page's ids and then their documents, however many
+        tables are live."""
         if game is not None and game not in registry.available():
             raise TableError(422, "no_such_game", f"unknown game {game!r}", "query.game")
-        snaps = await self._live_snaps()
-        items = select(
-            [self.views.summary(s) for s in snaps],
-            game=game,
-            stake=stake,
-            open_seats=open_seats,
-            sort=sort,
-        )
-        return _page(items, page, per_page)
+        facet = lobby_index.facet(game, stake, open_seats, sort)
+        total, tids = await self.store.lobby_page(facet, (page - 1) * per_page, per_page)
+        snaps = await self.store.load_many(tids)
+        return {
+            "items": [self.views.summary(s) for s in snaps],
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+        }
 
     async def all_tables(self, *, page: int, per_page: int) -> dict:
-        """Every live table, newest first, private and abandoned ones too (the operators')."""
-        return _page([self.views.summary(s) for s in await self._live_snaps()], page, per_page)
+        """Every live table, newest first, private and abandoned ones too (the operators'
+        console: it reads the live registry, which grows with the tables)."""
+        snaps = await self.store.load_many(await self.store.live_tables())
+        snaps.sort(key=lambda s: -s.doc["created"])
+        return _page([self.views.summary(s) for s in snaps], page, per_page)
 
     async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
         snap = await self.writer.snap(tid)
@@ -355,19 +326,14 @@ class Lobby:
         return await self._changed(tid, build)
 
     async def quick_join(self, player: dict, game: str) -> dict:
-        """An open seat at a fitting table (default options), else a new table full of bots."""
+        """An open seat at one of the newest fitting tables (lobby_index's join facet), else a
+        new table full of bots."""
         if game not in registry.available():
             raise TableError(422, "bad_options", f"unknown game {game!r}", "game")
-        for snap in await self._live_snaps():
+        _, tids = await self.store.lobby_page(lobby_index.join_facet(game), 0, JOIN_CANDIDATES)
+        for snap in await self.store.load_many(tids):
             doc = snap.doc
-            if (
-                doc["game"] == game
-                and not doc.get("private")
-                and None in doc["seats"]
-                and D.human_seated(doc)
-                and D.seat_of(doc, player["id"]) is None
-                and (doc["chips"] or doc["status"] == D.TableStatus.WAITING)
-            ):
+            if None in doc["seats"] and D.seat_of(doc, player["id"]) is None:
                 n = doc["seats"].index(None)
                 try:
                     return {"table": await self.sit(player, doc["id"], n, None), "seat": n}
@@ -450,12 +416,3 @@ class Lobby:
             raise TableError(503, e.code, e.message) from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
-
-    async def _live_snaps(self) -> list[Snapshot]:
-        """The lobby's tables. A closed one still listed (its process died between closing and
-        leaving the registry) is dropped from the registry here."""
-        snaps = await self.store.load_many(await self.store.live_tables())
-        gone = [s.tid for s in snaps if s.doc["status"] == D.TableStatus.CLOSED]
-        if gone:
-            await self.store.unlist(gone)
-        return [s for s in snaps if s.doc["status"] != D.TableStatus.CLOSED]

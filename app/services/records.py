@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from redis.asyncio import Redis
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import ledger
+from app.store.connection import Client
 from app.store.outbox import DatabaseUnavailable, Fault, OutboxConsumer
 
 from . import results
@@ -59,7 +59,7 @@ class RecordWriter:
 
 
 def outbox_consumer(
-    redis: Redis,
+    redis: Client,
     sessions: async_sessionmaker[AsyncSession],
     *,
     fault: Fault | None = None,

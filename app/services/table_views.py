@@ -113,7 +113,8 @@ class TableViews:
         return msg["v"], data
 
     async def fanout(self, tid: str, message: dict, socks: list) -> None:
-        """Send each local socket of the table its own view of the version just published."""
+        """Send each local socket of the table its own view of the version just published
+        (or re-announced, without its events, after a pub/sub gap)."""
         v = message["v"]
         snap = await self.store.snapshot(tid, at_least=v)
         socks = [s for s in socks if 0 <= s.last_v < snap.v] if snap else []
@@ -121,8 +122,8 @@ class TableViews:
             return
         low = min(s.last_v for s in socks)
         got: list[tuple[int, list]] | None
-        if low == v - 1 and snap.v == v:
-            got = [(v, message["e"])]
+        if low == v - 1 and snap.v == v and "e" in message:  # (none: a re-announced version,
+            got = [(v, message["e"])]  # app/store/hub.py; the stream has its events)
         else:
             got = await self.store.events_since(tid, low, snap.v)
         for s in socks:

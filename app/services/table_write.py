@@ -29,8 +29,8 @@ from app.games.rng import new_seed
 from app.metrics import Metrics
 from app.store.tables import CasResult, Snapshot, TableStore
 
+from . import lobby_index, table_money
 from . import table_doc as D
-from . import table_money
 from .table_errors import TableError, closed, not_found
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class TableWriter:
                 outbox=outbox,
                 live="-" if closing else "",
                 expire=self.settings.closed_table_ttl if closing else None,
-                repair=not retry or bool(attempt),
+                lobby=lobby_index.facet_change(snap.doc, ch.doc),
             )
             if res.status == "ok":
                 assert res.current is not None
@@ -152,7 +152,8 @@ class TableWriter:
             doc,
             events=[{"type": "created"}],
             deadline_ms=self.deadline(doc),
-            live=str(doc["created"]),
+            live=f"+{doc['created']}",
+            lobby=lobby_index.facet_change(None, doc),
         )
 
     def maybe_deal(self, ch: D.Change, v_next: int) -> None:

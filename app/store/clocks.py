@@ -1,18 +1,17 @@
-"""Turn clocks (docs/rules.md O-3): every process sweeps the shared sorted set of deadlines.
+"""Turn clocks (docs/rules.md O-3): every process sweeps every bucket's sorted set of deadlines.
 
-The compare-and-set keeps each table's next deadline in ``clocks`` (score: ms since the epoch).
-A sweeper takes the due ones and claims each with scripts/claim.lua, which pushes the deadline a
-lease into the future only if it is still due, so one process wins each claim. The winner runs
-the timeout through the service's normal path; the version check there makes the timeout apply
-at most once even if a lease ran out, and the lease makes sure it is retried if the winner died.
+The compare-and-set keeps each table's next deadline in its bucket's ``clocks`` (score: ms since
+the epoch; app/store/keys.py), written by the same script as the table. A sweeper reads the due
+entries of every bucket (one pipeline; on a cluster one per node, in parallel) and claims each
+with scripts/claim.lua, which pushes the deadline a lease into the future only if it is still
+due, so one process wins each claim. The winner runs the timeout through the service's normal
+path; the version check there makes the timeout apply at most once even if a lease ran out, and
+the lease makes sure it is retried if the winner died.
 
 The entry is a hint, the table's document is the truth: the claimant acts on the document's own
-clock (and the idle/close chores, table_doc.chores_at) and puts an early entry back to it. The
-claim itself does not look at versions (the table lives in another Cluster slot than the
-clocks set); the version-checked compare-and-set of the run does. Entries can be lost between a
-compare-and-set and its pipelined clock update (store/tables.py), so every ``repair_every``
-seconds each sweeper re-arms, from each live table's own ``at``, the entries that are missing
-or later than it (``ZADD LT``: a repair never postpones anything).
+clock (and the idle/close chores, table_doc.chores_at) and puts an early entry back to it. Every
+``repair_every`` seconds each sweeper also re-arms, from each live table's own ``at``, entries
+that are missing or later than it (``ZADD LT``: a repair never postpones anything).
 
 Redis away (``REDIS_DOWN``: down, cut, or a node failing over) is logged once, as one line,
 and the sweeper waits twice as long after each failed pass, up to ``backoff_max`` seconds;
@@ -28,9 +27,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from redis.asyncio import Redis
-
-from .keys import Keys
+from .connection import Client
+from .keys import BUCKETS, Keys, bucket_of
 from .outage import REDIS_DOWN
 
 log = logging.getLogger(__name__)
@@ -41,7 +39,7 @@ CLAIM = (Path(__file__).parent / "scripts" / "claim.lua").read_text()
 class Sweeper:
     def __init__(
         self,
-        redis: Redis,
+        redis: Client,
         keys: Keys,
         run: Callable[..., Awaitable[bool]],
         *,
@@ -86,31 +84,38 @@ class Sweeper:
         self.outage, self.delay = False, self.interval
 
     async def sweep(self) -> int:
-        """Claim and run every due deadline; the number this process ran."""
+        """Claim and run every due deadline of every bucket; the number this process ran."""
         now = int(time.time() * 1000)
-        due = await self.redis.zrangebyscore(self.keys.clocks, "-inf", now, start=0, num=self.batch)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):  # on a cluster: one pipeline per node, side by side
+                pipe.zrangebyscore(self.keys.clocks(b), "-inf", now, start=0, num=self.batch)
+            due = await pipe.execute()
         ran = 0
-        for raw in due:
-            tid = raw.decode() if isinstance(raw, bytes) else str(raw)
-            if await self._claim(keys=[self.keys.clocks], args=[tid, now, self.lease_ms]):
-                try:
-                    ran += bool(await self.run(tid, claimed=True))
-                except REDIS_DOWN:
-                    raise  # the pass ends: forever() backs off
-                except Exception:
-                    log.exception("timeout of table %s failed", tid, extra={"table": tid})
+        for b, tids in enumerate(due):
+            for raw in tids:
+                tid = _s(raw)
+                if await self._claim(keys=[self.keys.clocks(b)], args=[tid, now, self.lease_ms]):
+                    try:
+                        ran += bool(await self.run(tid, claimed=True))
+                    except REDIS_DOWN:
+                        raise  # the pass ends: forever() backs off
+                    except Exception:
+                        log.exception("timeout of table %s failed", tid, extra={"table": tid})
         return ran
 
     async def rearm(self) -> int:
-        """Re-add lost clock entries from the live tables' own deadlines; how many."""
+        """Re-add lost clock entries from the live tables' own deadlines; how many. The
+        compare-and-set writes a table's deadline and its entry together, so this finds
+        something only after a hand edit or a restore from a backup: a cheap safety net."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrange(self.keys.live, 0, -1)
-            pipe.zrange(self.keys.clocks, 0, -1, withscores=True)
-            tids, entries = await pipe.execute()
+            for b in range(BUCKETS):
+                pipe.zrange(self.keys.live(b), 0, -1)
+                pipe.zrange(self.keys.clocks(b), 0, -1, withscores=True)
+            replies = await pipe.execute()
+        tids = [_s(t) for some in replies[0::2] for t in some]
         if not tids:
             return 0
-        tids = [_s(t) for t in tids]
-        armed = {_s(m): score for m, score in entries}
+        armed = {_s(m): score for some in replies[1::2] for m, score in some}
         ats: list = []
         for i in range(0, len(tids), REARM_CHUNK):  # in chunks: one pipeline of every live
             async with self.redis.pipeline(transaction=False) as pipe:  # table held the
@@ -123,7 +128,10 @@ class Sweeper:
             if at is not None and armed.get(tid, float("inf")) > int(at) + self.lease_ms
         }
         if lost:
-            await self.redis.zadd(self.keys.clocks, lost, lt=True)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for tid, at in lost.items():
+                    pipe.zadd(self.keys.clocks(bucket_of(tid)), {tid: at}, lt=True)
+                await pipe.execute()
             log.warning("re-armed %d lost clock entries", len(lost))
         return len(lost)
 

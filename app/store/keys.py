@@ -1,67 +1,106 @@
-"""Redis key names. Every key of one table shares the hash tag ``{table_id}`` so a table's keys sit
-in one Redis Cluster slot and one Lua script may touch them all. All keys start with the
-configured prefix (``meja:`` by default; tests use a random one each)."""
+"""Redis key names, laid out for Redis Cluster: every key a move writes is in one slot.
+
+Tables are spread over ``BUCKETS`` buckets (a table's bucket is a stable hash of its id). The
+bucket is the hash tag: a table's keys are ``t:{b07}:<tid>...`` and its bucket's indexes
+(``clocks:{b07}``, ``live:{b07}``, ``outboxes:{b07}``, ``lobby:{b07}:<facet>``) share the tag,
+so the compare-and-set script (scripts/cas.lua) writes a table and every index it is in,
+atomically, on one node. Every process reads every bucket (the sweepers, the lobby, the outbox
+consumer), so what was one global key is now ``BUCKETS`` small ones, pipelined per node.
+
+Sixty-four buckets: more than any cluster here has masters (a bucket is the unit that moves
+between nodes) and few enough that sweeping them all every quarter second is one cheap
+pipeline. The number is part of the data layout, not a setting: changing it moves every table.
+
+All keys start with the configured prefix (``meja:`` by default; tests use a random one each);
+the prefix holds no braces, so only the bucket decides the slot.
+"""
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
+
+BUCKETS = 64
+
+
+def bucket_of(tid: str) -> int:
+    """The table's bucket: crc32 of its id (the same in every process, unlike ``hash``)."""
+    return zlib.crc32(tid.encode()) % BUCKETS
+
+
+def tag(bucket: int) -> str:
+    return f"{{b{bucket:02d}}}"
 
 
 @dataclass(frozen=True)
 class Keys:
     prefix: str
 
+    def base(self, tid: str) -> str:
+        return f"{self.prefix}t:{tag(bucket_of(tid))}:{tid}"
+
     def table(self, tid: str) -> str:
-        """Hash: ``v`` (version) and ``doc`` (the JSON table document)."""
-        return f"{self.prefix}t:{{{tid}}}"
+        """Hash: ``v`` (version), ``doc`` (the JSON table document) and ``at`` (next deadline)."""
+        return self.base(tid)
 
     def events(self, tid: str) -> str:
         """Capped stream, one entry per version (id ``<v>-0``) holding that version's events."""
-        return f"{self.prefix}t:{{{tid}}}:events"
+        return f"{self.base(tid)}:events"
 
     def outbox(self, tid: str) -> str:
         """Stream of chip movements / records for the database (chips & records consume it)."""
-        return f"{self.prefix}t:{{{tid}}}:outbox"
+        return f"{self.base(tid)}:outbox"
 
     def log(self, tid: str, match_no: int) -> str:
         """List: the action log of one match (one JSON entry per applied action)."""
-        return f"{self.prefix}t:{{{tid}}}:log:{match_no}"
+        return f"{self.base(tid)}:log:{match_no}"
 
     def command(self, tid: str, cmd: str) -> str:
-        """The first result of a client command id (expires after a day)."""
-        return f"{self.prefix}t:{{{tid}}}:cmd:{cmd}"
+        """The first result of a client command id (expires after ``command_ttl_seconds``)."""
+        return f"{self.base(tid)}:cmd:{cmd}"
 
     def chat(self, tid: str) -> str:
         """List: the table's recent chat lines (JSON, oldest first), capped with LTRIM and
         expiring when no line is said for a while, so a page that opens shows what was said."""
-        return f"{self.prefix}t:{{{tid}}}:chat"
+        return f"{self.base(tid)}:chat"
 
     def presence(self, tid: str) -> str:
         """Sorted set: ``<player>/<process>`` -> when it expires (ms). Who holds a socket at the
         table, from every process; a member its process stops refreshing (the process died)
         lapses by itself (app/store/presence.py)."""
-        return f"{self.prefix}t:{{{tid}}}:presence"
+        return f"{self.base(tid)}:presence"
 
     def channel(self, tid: str) -> str:
-        """Pub/sub channel announcing each new version of the table."""
-        return f"{self.prefix}t:{{{tid}}}:ch"
+        """Pub/sub channel announcing each new version of the table (a shard channel on a
+        cluster: it has the table's slot)."""
+        return f"{self.base(tid)}:ch"
 
-    @property
-    def clocks(self) -> str:
+    @staticmethod
+    def table_of_outbox(stream: str) -> str:
+        """The table id of an outbox stream's name (``...t:{bNN}:<tid>:outbox``)."""
+        return stream.rsplit(":", 2)[-2]
+
+    # --- per bucket ------------------------------------------------------------------------
+    def clocks(self, bucket: int) -> str:
         """Sorted set: table id -> next deadline (ms since the epoch)."""
-        return f"{self.prefix}clocks"
+        return f"{self.prefix}clocks:{tag(bucket)}"
 
-    @property
-    def live(self) -> str:
-        """Sorted set: table id -> creation time (ms); the lobby and the outbox consumer read it."""
-        return f"{self.prefix}tables:live"
+    def live(self, bucket: int) -> str:
+        """Sorted set: table id -> creation time (ms); every table not closed (the audit, the
+        operators' console, the metrics)."""
+        return f"{self.prefix}live:{tag(bucket)}"
 
-    @property
-    def outbox_streams(self) -> str:
-        """Set of outbox stream names the consumer must read (app/store/outbox.py): a stream
-        is added when its table is created and closed, and removed once it is drained."""
-        return f"{self.prefix}outbox:streams"
+    def outboxes(self, bucket: int) -> str:
+        """Set of table ids whose outbox stream the consumer reads (app/store/outbox.py): added
+        when the table is created, removed by the consumer once it is closed and drained."""
+        return f"{self.prefix}outboxes:{tag(bucket)}"
 
+    def lobby(self, bucket: int, facet: str) -> str:
+        """Sorted set: the listed tables of one lobby facet (app/services/lobby_index.py names
+        them: a game, a stake, open seats...) -> their creation time (ms)."""
+        return f"{self.prefix}lobby:{tag(bucket)}:{facet}"
+
+    # --- not per table -----------------------------------------------------------------------
     def player(self, pid: int | str) -> str:
         """JSON: the signed-in player's cache, with its session epoch (app/services/players.py)."""
         return f"{self.prefix}player:{pid}"
@@ -80,8 +119,14 @@ class Keys:
 
     @property
     def control(self) -> str:
-        """A channel every hub subscribes to, so its pub/sub connection is never idle-empty."""
+        """A channel every hub subscribes to, so its pub/sub connection is never idle-empty;
+        plain pub/sub (a cluster broadcasts it to every node)."""
         return f"{self.prefix}control"
+
+    @property
+    def dead_letters(self) -> str:
+        """Stream of outbox entries that could not be written (app/store/outbox.py)."""
+        return f"{self.prefix}outbox:dead"
 
     @property
     def limits(self) -> str:

@@ -19,11 +19,11 @@ a JSON object:
     house_stake / house_return  who (a bot's id, e.g. "bot:2"), amount  (house <-> bot stack)
 
 Reading side: :class:`OutboxConsumer`, one per process, all in the consumer group ``db``. It
-finds streams through the live-tables registry (``<prefix>tables:live``), remembers them in
-``<prefix>outbox:streams`` until a closed table's stream is empty (so the last entries of a table
-that just closed are still read, also after a restart), and at start and every minute SCANs for
-``<prefix>t:*:outbox`` as a backstop. The stream of a closed table (or one whose keys expired)
-is deleted once it is empty (under WATCH, so an entry added meanwhile is never lost).
+finds streams through each bucket's set of them (``Keys.outboxes``: the script that creates a
+table adds it; it stays listed after the table closed, so its last entries are still read,
+also after a restart), and at start and every minute SCANs for ``<prefix>t:*:outbox`` as a
+backstop. The stream of a closed table (or one whose keys expired) is deleted and unlisted once
+it is empty (under WATCH, so an entry added meanwhile is never lost).
 The entries of one read (one XREADGROUP or XAUTOCLAIM reply) are written in ONE database
 transaction (the ``write`` it is given: app/services/records.py, which calls
 ``results.apply_entry`` for each, in stream order), committed, and only then
@@ -43,7 +43,8 @@ other than the database being unreachable) is moved to ``<prefix>outbox:dead`` w
 for an operator.
 
 Multi-stream XREADGROUP needs all streams in one slot, so on Redis Cluster a consumer reads
-stream by stream (``per_stream=True``).
+bucket by bucket (``per_bucket=True``; a bucket is one slot, app/store/keys.py), every bucket in
+one pipeline.
 """
 
 from __future__ import annotations
@@ -57,10 +58,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError, WatchError
 
-from .keys import Keys
+from .connection import Client
+from .keys import BUCKETS, Keys, bucket_of
 
 log = logging.getLogger("meja.outbox")
 
@@ -85,7 +87,7 @@ class BadEntry(ValueError):
 class OutboxConsumer:
     def __init__(
         self,
-        redis: Redis,
+        redis: Client,
         write: Write,
         *,
         prefix: str = "meja:",
@@ -96,7 +98,7 @@ class OutboxConsumer:
         count: int = 100,
         scan_every: float = 60.0,
         max_attempts: int = 5,
-        per_stream: bool = False,
+        per_bucket: bool | None = None,
         discover_every: float = 1.0,
         pass_every: float = 0.25,
         streams: Callable[[], Awaitable[list[str]]] | None = None,
@@ -118,7 +120,8 @@ class OutboxConsumer:
         self.keys_of = Keys(prefix)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"
         self.min_idle_ms, self.block_ms, self.count = min_idle_ms, block_ms, count
-        self.scan_every, self.max_attempts, self.per_stream = scan_every, max_attempts, per_stream
+        self.scan_every, self.max_attempts = scan_every, max_attempts
+        self.per_bucket = isinstance(redis, RedisCluster) if per_bucket is None else per_bucket
         self.discover_every, self.pass_every = discover_every, pass_every
         self.recover_every = min_idle_ms / 2000
         self.last_discover = self.last_recover = float("-inf")
@@ -129,7 +132,6 @@ class OutboxConsumer:
         self.ready: set[str] = set()
         self.attempts: dict[str, int] = {}
         self.last_scan = 0.0
-        self.registry = f"{prefix}outbox:streams"
         self.applied = self.duplicates = self.dead = 0
 
     # --- finding streams -----------------------------------------------------------------------
@@ -138,43 +140,42 @@ class OutboxConsumer:
             self.known.update(await self.streams_fn())
             return sorted(self.known)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrange(f"{self.prefix}tables:live", 0, -1)
-            pipe.smembers(self.registry)
-            tids, registered = await pipe.execute()
-        live = {self.keys_of.outbox(_s(t)) for t in tids}
-        registered = {_s(k) for k in registered}
-        if live - registered:  # remembered, so the last entries of a closed table are read
-            await self.redis.sadd(self.registry, *(live - registered))
-        self.known |= live | registered
+            for b in range(BUCKETS):
+                pipe.smembers(self.keys_of.outboxes(b))
+            replies = await pipe.execute()
+        listed = {self.keys_of.outbox(_s(t)) for some in replies for t in some}
+        self.known |= listed
         if time.monotonic() - self.last_scan >= self.scan_every:
             self.last_scan = time.monotonic()
             async for key in self.redis.scan_iter(match=f"{self.prefix}t:*:outbox", count=1000):
-                self.known.add(_s(key))  # backstop: a table that lived less than one poll
-            for key in list(self.known - live):
-                if not await self.redis.xlen(key):  # a closed table, fully written
-                    await self._drop_if_closed(key)
-                    await self.redis.srem(self.registry, key)
+                self.known.add(_s(key))  # backstop: a stream whose table is not listed
+            for key in list(self.known):
+                if not await self.redis.xlen(key) and await self._drop_if_closed(key):
                     self.known.discard(key)
                     self.ready.discard(key)
         return sorted(self.known)
 
-    async def _drop_if_closed(self, key: str) -> None:
-        """Delete a drained outbox stream whose table is closed or gone."""
-        table = key[: -len(":outbox")]
+    async def _drop_if_closed(self, key: str) -> bool:
+        """Delete a drained outbox stream whose table is closed or gone, and unlist it; True
+        when it was. The stream, the table and the set share the table's slot: one MULTI,
+        under WATCH, so an entry added meanwhile is never lost."""
+        tid = Keys.table_of_outbox(key)
+        table, listed = self.keys_of.table(tid), self.keys_of.outboxes(bucket_of(tid))
         async with self.redis.pipeline(transaction=True) as pipe:
             await pipe.watch(key, table)
             doc = await pipe.hget(table, "doc")
             if doc is not None and orjson.loads(doc).get("status") != "closed":
-                return
+                return False
             if await pipe.xlen(key):
-                return
+                return False
             pipe.multi()
             pipe.delete(key)
+            pipe.srem(listed, tid)
             try:
                 await pipe.execute()
             except WatchError:
-                return
-        self.ready.discard(key)
+                return False
+        return True
 
     async def _ensure_group(self, key: str) -> None:
         if key in self.ready:
@@ -252,20 +253,25 @@ class OutboxConsumer:
                 return done
 
     async def _read(self, keys: list[str], start: str, block: int | None) -> int:
-        groups = [keys] if not self.per_stream else [[k] for k in keys]
-        done = 0
-        for some in groups:
+        """One XREADGROUP over every stream; on a cluster one per bucket (a multi-stream read
+        needs one slot), all in one pipeline, without blocking (an idle pass sleeps instead)."""
+        if not self.per_bucket:
             reply: Any = await self.redis.xreadgroup(
-                self.group, self.name, {k: start for k in some}, count=self.count, block=block
+                self.group, self.name, {k: start for k in keys}, count=self.count, block=block
             )
-            done += await self._settle(
-                [
-                    (_s(key), entry_id, fields)
-                    for key, entries in reply or ()
-                    for entry_id, fields in entries
-                    if fields
-                ]
-            )
+            return await self._settle(_entries(reply))
+        by_bucket: dict[int, list[str]] = {}
+        for key in keys:
+            by_bucket.setdefault(bucket_of(Keys.table_of_outbox(key)), []).append(key)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for some in by_bucket.values():
+                pipe.xreadgroup(self.group, self.name, {k: start for k in some}, count=self.count)
+            replies = await pipe.execute()
+        done = 0
+        for reply in replies:
+            done += await self._settle(_entries(reply))
+        if not done and block:
+            await asyncio.sleep(min(block, 250) / 1000)
         return done
 
     async def _settle(self, batch: list[tuple[str, object, dict]]) -> int:
@@ -353,7 +359,7 @@ class OutboxConsumer:
         log.error("outbox: entry %s of %s moved to the dead letters: %s", entry_id, key, error)
         self.dead += 1
         await self.redis.xadd(
-            f"{self.prefix}outbox:dead",
+            self.keys_of.dead_letters,
             {"stream": key, "id": _s(entry_id), FIELD: raw or "", "error": error[:500]},
         )
         await self._ack([(key, entry_id)])
@@ -369,9 +375,9 @@ class DeadLetters:
     writer is idempotent by the entry's key (see above), and one that fails again is
     dead-lettered again with its new error."""
 
-    def __init__(self, redis: Redis, prefix: str):
-        self.redis, self.key = redis, f"{prefix}outbox:dead"
-        self.registry = f"{prefix}outbox:streams"
+    def __init__(self, redis: Client, prefix: str):
+        self.keys = Keys(prefix)
+        self.redis, self.key = redis, self.keys.dead_letters
 
     async def page(self, *, page: int, per_page: int) -> tuple[int, list[dict[str, Any]]]:
         """(how many there are, the page of them newest first)."""
@@ -390,10 +396,20 @@ class DeadLetters:
         letter = await self.get(entry_id)
         if letter is None:
             return None
+        tid = Keys.table_of_outbox(letter["stream"])
         await self.redis.xadd(letter["stream"], {FIELD: letter["raw"]})
-        await self.redis.sadd(self.registry, letter["stream"])
+        await self.redis.sadd(self.keys.outboxes(bucket_of(tid)), tid)
         await self.redis.xdel(self.key, entry_id)
         return letter
+
+
+def _entries(reply: Any) -> list[tuple[str, object, dict]]:
+    return [
+        (_s(key), entry_id, fields)
+        for key, entries in reply or ()
+        for entry_id, fields in entries
+        if fields
+    ]
 
 
 def _letter(entry_id, fields: dict) -> dict[str, Any]:

@@ -16,15 +16,14 @@ import time
 import uuid
 from typing import Any
 
-import orjson
-from redis.asyncio import Redis
-
-from .keys import Keys
+from .connection import announce
+from .tables import TableStore
 
 
 class Presence:
-    def __init__(self, redis: Redis, keys: Keys, ttl: float):
-        self.redis, self.keys = redis, keys
+    def __init__(self, store: TableStore, ttl: float):
+        """``store``: its Redis, keys and whether the tables' channels are shard channels."""
+        self.store, self.redis, self.keys = store, store.redis, store.keys
         self.ttl_ms = int(ttl * 1000)
         self.process = uuid.uuid4().hex[:12]  # this process's part of every member it writes
 
@@ -71,7 +70,7 @@ class Presence:
         async with self.redis.pipeline(transaction=True) as pipe:
             op(pipe, key)
             pipe.pexpire(key, 2 * self.ttl_ms)
-            pipe.publish(self.keys.channel(tid), orjson.dumps({"t": tid, "presence": True}))
+            announce(pipe, self.store.sharded, self.keys.channel(tid), {"t": tid, "presence": True})
             await pipe.execute()
 
     def _exp(self) -> int:

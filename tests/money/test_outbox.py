@@ -17,6 +17,7 @@ from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move
 from app.db.session import make_engine, make_sessionmaker
 from app.services import money, results
 from app.services.records import outbox_consumer
+from app.store.keys import Keys, bucket_of
 from app.store.outbox import GROUP, DatabaseUnavailable
 from tests.db import fixtures
 from tests.money.sim import SimTable, drain, seeds_with_every_multiplier
@@ -146,13 +147,13 @@ import asyncio, os, sys
 import redis.asyncio as aioredis
 from app.db.session import make_engine, make_sessionmaker
 from app.services.records import outbox_consumer
-url, schema, redis_arg, prefix, when = sys.argv[1:6]
+url, schema, redis_arg, prefix, when, mode = sys.argv[1:7]
 def fault(stage, entry):
     if stage == when:
         os._exit(9)  # "write": inside the open transaction; "commit": before the ack
 async def main():
-    r = (aioredis.Redis.from_url(redis_arg) if "://" in redis_arg
-         else aioredis.Redis(unix_socket_path=redis_arg))
+    r = (aioredis.RedisCluster.from_url(redis_arg) if mode == "cluster"
+         else aioredis.Redis.from_url(redis_arg))
     engine = make_engine(url, schema=schema or None)
     c = outbox_consumer(r, make_sessionmaker(engine), prefix=prefix, name="doomed", fault=fault)
     while True:
@@ -173,9 +174,9 @@ async def test_a_process_killed_before_commit_or_before_ack(
     if fixtures.ON_PG:
         async with engine.connect() as conn:
             schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
-    redis_arg = redis_url_or_socket.get("url") or redis_url_or_socket["unix_socket_path"]
+    redis_arg, mode = redis_url_or_socket["url"], redis_url_or_socket["mode"]
     done = subprocess.run(
-        [sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix, when],
+        [sys.executable, "-c", CRASH_SCRIPT, url, schema, redis_arg, prefix, when, mode],
         capture_output=True,
         text=True,
         timeout=60,
@@ -249,25 +250,25 @@ async def test_good_entries_of_many_streams_are_written_in_one_transaction(redis
     write = consumer._write
     consumer._write = lambda es: batches.append(len(es)) or write(es)
     await consumer.run_once(block_ms=1)
-    assert batches == [n] and consumer.applied == n and await consumer.backlog() == 0
+    # one transaction per read: of every stream on one server, of each bucket on a cluster
+    buckets = {bucket_of(t.tid) for t in tables}
+    assert len(batches) == (len(buckets) if consumer.per_bucket else 1) and sum(batches) == n
+    assert consumer.applied == n and await consumer.backlog() == 0
     assert (await counts(sessions))["match"] == 3
 
 
 async def test_a_table_that_closed_before_its_entries_were_read_is_still_written(
     redis, sessions, prefix
 ):
-    seen = await new_table(redis, sessions, prefix)  # known to the consumer while live
-    unseen = await new_table(redis, sessions, prefix)  # closes before any consumer looks
-    await redis.zrem(f"{prefix}tables:live", unseen.tid)
-    consumer = outbox_consumer(redis, sessions, prefix=prefix, scan_every=3600)
-    await consumer.run_once(block_ms=1)  # first look: live tables, and a SCAN
-    await redis.zrem(f"{prefix}tables:live", seen.tid)
-    for table in (seen, unseen):
+    listed = await new_table(redis, sessions, prefix)  # its bucket's set names its stream
+    unlisted = await new_table(redis, sessions, prefix)  # a stream nothing names
+    await redis.srem(Keys(prefix).outboxes(bucket_of(unlisted.tid)), unlisted.tid)
+    for table in (listed, unlisted):
         await table.play_round(SEEDS[0], "normal")
-    restarted = outbox_consumer(redis, sessions, prefix=prefix, scan_every=3600)
-    restarted.last_scan = float("inf")  # no SCAN: only the remembered registry finds `seen`
-    await restarted.run_once(block_ms=1)
-    assert await redis.xlen(seen.stream) == 0 and await redis.xlen(unseen.stream) > 0
+    consumer = outbox_consumer(redis, sessions, prefix=prefix, scan_every=3600)
+    consumer.last_scan = float("inf")  # no SCAN: only the buckets' sets find `listed`
+    await consumer.run_once(block_ms=1)
+    assert await redis.xlen(listed.stream) == 0 and await redis.xlen(unlisted.stream) > 0
     await drain(outbox_consumer(redis, sessions, prefix=prefix))  # the start-up SCAN finds it
     assert (await counts(sessions))["match"] == 2
 
@@ -285,13 +286,11 @@ async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm
         async with engine.connect() as conn:
             schema = (await conn.exec_driver_sql("select current_schema()")).scalar()
         url += ("&" if "?" in url else "?") + f"search_path={schema}"
-    redis_url = (
-        redis_url_or_socket.get("url") or "unix://" + redis_url_or_socket["unix_socket_path"]
-    )
     env = {
         **os.environ,
         "DATABASE_URL": url,
-        "REDIS_URL": redis_url,
+        "REDIS_URL": redis_url_or_socket["url"],
+        "MEJA_REDIS_MODE": redis_url_or_socket["mode"],
         "MEJA_KEY_PREFIX": prefix,
         "MEJA_DATA_DIR": str(tmp_path / "var"),
     }

@@ -12,7 +12,7 @@ from app.db.models import Match, MatchSeat, Move, Round
 from app.games.registry import available, get_ruleset
 from app.services import replay, results
 from app.services.records import outbox_consumer
-from app.store.keys import Keys
+from app.store.keys import Keys, bucket_of
 from app.store.outbox import FIELD
 from tests.money.sim import drain
 
@@ -38,7 +38,7 @@ async def test_a_finished_match_of_every_game_is_stored_and_replays(redis, sessi
         for entry in results.outbox_entries(ctx, v, step, log):
             await redis.xadd(Keys(prefix).outbox(tid), {FIELD: entry})
         state = step.state
-    await redis.zadd(f"{prefix}tables:live", {tid: 1})
+    await redis.sadd(Keys(prefix).outboxes(bucket_of(tid)), tid)
     await drain(outbox_consumer(redis, sessions, prefix=prefix))
     async with sessions() as s:
         match = (await s.execute(select(Match))).scalar_one()

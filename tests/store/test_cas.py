@@ -6,17 +6,14 @@ import asyncio
 
 import orjson
 import pytest
-from redis.asyncio import Redis
 
-from app.store.keys import Keys
+from app.store.keys import Keys, bucket_of
 from app.store.tables import TableStore
 
 
 @pytest.fixture
-async def store(live_redis_url, live_prefix):
-    redis = Redis.from_url(live_redis_url)
-    yield TableStore(redis, Keys(live_prefix), stream_len=3, command_ttl=60)
-    await redis.aclose()
+async def store(live_redis, live_prefix):
+    return TableStore(live_redis, Keys(live_prefix), stream_len=3, command_ttl=60)
 
 
 async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
@@ -35,7 +32,8 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
         log=[b'{"seat":0}'],
         match_no=1,
         outbox=['{"kind":"x"}'],
-        live="99",
+        live="+99",
+        lobby=((), [("gaple:*:all", 99), ("*:*:all", 99)]),
     )
     assert (res.status, res.v) == ("ok", 1) and store.round_trips - before == 1
     assert (await store.load("t1")).doc == {"a": 1}
@@ -43,8 +41,11 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
     assert await store.events_since("t1", 0, 1) == [(1, [{"type": "created"}])]
     assert await store.action_log("t1", 1) == [{"seat": 0}]
     assert 0 < await redis.ttl(keys.log("t1", 1)) <= 7 * 24 * 3600
-    assert await redis.zscore(keys.clocks, "t1") == 12345
-    assert await redis.zscore(keys.live, "t1") == 99
+    b = bucket_of("t1")
+    assert await redis.zscore(keys.clocks(b), "t1") == 12345
+    assert await redis.zscore(keys.live(b), "t1") == 99
+    assert await redis.smembers(keys.outboxes(b)) == {b"t1"}
+    assert await store.lobby_page("gaple:*:all", 0, 10) == (1, ["t1"])
     assert [f[b"e"] for _, f in await redis.xrange(keys.outbox("t1"))] == [b'{"kind":"x"}']
     msg = await pubsub.get_message(timeout=1, ignore_subscribe_messages=True)
     assert orjson.loads(msg["data"]) == {"t": "t1", "v": 1, "e": [{"type": "created"}]}
@@ -56,9 +57,9 @@ async def test_cas_refuses_a_stale_version_and_returns_the_table(store):
     res = await store.cas("t2", 0, {"n": 2}, events=[{"type": "lost"}], deadline_ms=5)
     assert res.status == "stale" and res.v == 1 and res.current.doc == {"n": 1}
     assert await store.events_since("t2", 0, 1) == [(1, [])]
-    # the table itself has no deadline; the losing pipeline's clock entry is only an early hint
-    # (tests/store/test_cluster.py shows a sweep removes it without touching the table)
+    # the loser wrote nothing at all: neither the table's deadline nor its clock entry
     assert await store.redis.hget(store.keys.table("t2"), "at") is None
+    assert await store.redis.zscore(store.keys.clocks(bucket_of("t2")), "t2") is None
 
 
 async def test_a_command_id_is_applied_once_and_answers_its_first_version(store):
@@ -84,3 +85,19 @@ async def test_the_event_stream_is_capped_and_a_gap_is_reported(store):
     assert [v for v, _ in await store.events_since("t4", 3, 6)] == [4, 5, 6]
     assert await store.events_since("t4", 1, 6) is None  # versions 2-3 were trimmed
     assert await store.events_since("t4", 6, 6) == []
+
+
+async def test_a_change_moves_the_table_between_lobby_facets_in_the_same_script(store):
+    await store.cas("t5", 0, {"n": 0}, events=[], live="+5", lobby=((), [("a", 5), ("b", 5)]))
+    await store.cas("t6", 0, {"n": 0}, events=[], live="+6", lobby=((), [("a", 6)]))
+    assert await store.lobby_page("a", 0, 10) == (2, ["t6", "t5"])  # newest first
+    assert await store.lobby_page("a", 1, 10) == (2, ["t5"])
+    await store.cas("t5", 1, {"n": 1}, events=[], lobby=(["a"], [("c", 5)]))
+    assert await store.lobby_page("a", 0, 10) == (1, ["t6"])
+    assert await store.lobby_page("c", 0, 10) == (1, ["t5"])
+    lost = await store.cas("t5", 1, {"n": 2}, events=[], lobby=(["b", "c"], []))
+    assert lost.status == "stale" and await store.lobby_page("b", 0, 10) == (1, ["t5"])
+    assert await store.live_tables() == ["t6", "t5"]
+    await store.cas("t5", 2, {"n": 2}, events=[], live="-", lobby=(["b", "c"], []))
+    assert await store.live_tables() == ["t6"]
+    assert await store.lobby_page("b", 0, 10) == (0, [])

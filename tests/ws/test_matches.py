@@ -34,9 +34,9 @@ def seats_for(game: str) -> int:
 class Published:
     """Every payload published on the table channels, audited like a spectator's messages."""
 
-    def __init__(self, pubsub):
+    def __init__(self, pubsub=None):
         self.pubsub, self.payloads = pubsub, []
-        self.task = asyncio.create_task(self._collect())
+        self.task = asyncio.create_task(self._collect()) if pubsub else None
 
     async def _collect(self):
         async for msg in self.pubsub.listen():
@@ -45,8 +45,9 @@ class Published:
 
     async def check(self, srv, tid: str) -> None:
         await asyncio.sleep(0.1)
-        self.task.cancel()
-        await self.pubsub.aclose()
+        if self.task is not None:
+            self.task.cancel()
+            await self.pubsub.aclose()
         doc = (await srv.live.store.load(tid)).doc
         log = await srv.live.store.action_log(tid, 1)
         rs, states = states_by_version(
@@ -64,6 +65,19 @@ class Published:
 
 
 async def listen(srv) -> Published:
+    """What is published on the table channels. Shard channels (a cluster) have no patterns:
+    there, what the hub hears of them (it hears every version of a table it has sockets for)."""
+    hub = srv.live.hub
+    if hub.sharded:
+        published, dispatch = Published(), hub._dispatch
+
+        def heard(message):
+            if "chat" not in message:
+                published.payloads.append(message)
+            dispatch(message)
+
+        hub._dispatch = heard
+        return published
     pubsub = srv.live.redis.pubsub()
     await pubsub.psubscribe(f"{srv.settings.key_prefix}t:*")
     return Published(pubsub)

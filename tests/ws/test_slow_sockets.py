@@ -22,11 +22,12 @@ HISTORY = 520  # versions, more than a sync may reach back (event_stream_len 500
 
 
 @pytest.fixture
-async def server(tmp_path, live_redis_url, live_prefix):
+async def server(tmp_path, live_redis_url, redis_mode, live_prefix):
     url, engine, cleanup = await new_database(tmp_path)
     await engine.dispose()
     env = {
         "REDIS_URL": live_redis_url,
+        "MEJA_REDIS_MODE": redis_mode,
         "DATABASE_URL": url,
         "MEJA_KEY_PREFIX": live_prefix,
         "MEJA_SECRET_KEY": "slow-sockets-key-" + uuid.uuid4().hex,

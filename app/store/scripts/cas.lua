@@ -1,36 +1,54 @@
--- One table change, all or nothing (DESIGN.md "One move = one atomic compare-and-set").
--- Only keys with the table's hash tag {table_id}, so the script runs on a Redis Cluster: the
--- global indexes (clocks, tables:live) are written by the caller in the same pipeline
--- (app/store/tables.py explains why that is safe). tests/store/test_cluster.py checks it.
+-- One table change, all or nothing (DESIGN.md "One move = one atomic compare-and-set"),
+-- indexes included. Every key has the table's bucket tag {bNN} (app/store/keys.py), so the
+-- script runs in one Redis Cluster slot. tests/store/test_cluster.py checks it.
 -- KEYS: 1 table hash, 2 event stream, 3 outbox stream, 4 action log, 5 command key (one per
---       player and command id: another player's move that reused an id is its own command)
+--       player and command id: another player's move that reused an id is its own command),
+--       6 the bucket's clocks zset, 7 its live zset, 8 its outboxes set, 9 the table's channel,
+--       then the lobby facets the table leaves (n unlist), then those it joins (n list)
 -- ARGV: 1 table id, 2 expected version, 3 new doc, 4 has command ("1"/"0"), 5 events (JSON
---       array), 6 deadline ms ("" = none; kept as the hash's field "at"), 7 channel,
---       8 stream length, 9 command ttl s, 10 expire s ("" = none: the table closes),
---       11 n outbox, outbox..., n log, log..., log ttl s
--- Returns {"ok", v} | {"dup", first v, at} | {"stale", v, doc, at}; ``at`` is the table's own
--- current deadline ("" = none), so a caller that lost can repair the clock entry it wrote.
+--       array), 6 deadline ms ("" = none; kept as the hash's field "at"), 7 sharded pub/sub
+--       ("1": SPUBLISH), 8 stream length, 9 command ttl s, 10 expire s ("" = none: the table
+--       closes), 11 registry ("+<created ms>": a new table, "-": it closed, "": unchanged),
+--       12 n unlist, 13 n list, 14 the listed facets' scores (space-separated, in their
+--       order), 15 n outbox, outbox..., n log, log..., log ttl
+-- Returns {"ok", v} | {"dup", first v} | {"stale", v, doc}.
 if ARGV[4] == "1" then
   local first = redis.call("GET", KEYS[5])
-  if first then return {"dup", first, redis.call("HGET", KEYS[1], "at") or ""} end
+  if first then  -- remembered afresh: a write, so a WAIT after it covers the first one too
+    redis.call("EXPIRE", KEYS[5], tonumber(ARGV[9]))
+    return {"dup", first}
+  end
 end
 local v = tonumber(redis.call("HGET", KEYS[1], "v") or "0")
 if v ~= tonumber(ARGV[2]) then
-  return {"stale", tostring(v), redis.call("HGET", KEYS[1], "doc") or "",
-          redis.call("HGET", KEYS[1], "at") or ""}
+  return {"stale", tostring(v), redis.call("HGET", KEYS[1], "doc") or ""}
 end
+local tid = ARGV[1]
 local nv = v + 1
 redis.call("HSET", KEYS[1], "v", nv, "doc", ARGV[3])
 if ARGV[6] == "" then
   redis.call("HDEL", KEYS[1], "at")
+  redis.call("ZREM", KEYS[6], tid)
 else
   redis.call("HSET", KEYS[1], "at", ARGV[6])
+  redis.call("ZADD", KEYS[6], tonumber(ARGV[6]), tid)
 end
+if ARGV[11] == "-" then
+  redis.call("ZREM", KEYS[7], tid)
+elseif ARGV[11] ~= "" then
+  redis.call("ZADD", KEYS[7], tonumber(string.sub(ARGV[11], 2)), tid)
+  redis.call("SADD", KEYS[8], tid)
+end
+local n_unlist, n_list = tonumber(ARGV[12]), tonumber(ARGV[13])
+for j = 1, n_unlist do redis.call("ZREM", KEYS[9 + j], tid) end
+local scores = {}
+for s in string.gmatch(ARGV[14], "%S+") do scores[#scores + 1] = tonumber(s) end
+for j = 1, n_list do redis.call("ZADD", KEYS[9 + n_unlist + j], scores[j], tid) end
 if ARGV[4] == "1" then
   redis.call("SET", KEYS[5], nv, "EX", tonumber(ARGV[9]))
 end
 redis.call("XADD", KEYS[2], "MAXLEN", tonumber(ARGV[8]), nv .. "-0", "e", ARGV[5])
-local i = 11
+local i = 15
 local n_out = tonumber(ARGV[i])
 for j = 1, n_out do redis.call("XADD", KEYS[3], "*", "e", ARGV[i + j]) end
 i = i + n_out + 1
@@ -41,5 +59,6 @@ if ARGV[10] ~= "" then
   redis.call("EXPIRE", KEYS[1], tonumber(ARGV[10]))
   redis.call("EXPIRE", KEYS[2], tonumber(ARGV[10]))
 end
-redis.call("PUBLISH", ARGV[7], '{"t":"' .. ARGV[1] .. '","v":' .. nv .. ',"e":' .. ARGV[5] .. '}')
+local message = '{"t":"' .. tid .. '","v":' .. nv .. ',"e":' .. ARGV[5] .. '}'
+redis.call(ARGV[7] == "1" and "SPUBLISH" or "PUBLISH", KEYS[9], message)
 return {"ok", tostring(nv)}

@@ -1,0 +1,113 @@
+"""The lobby reads its index (app/services/lobby_index.py), never every table: a page loads
+the documents of that page only, whatever the number of live tables, and answers exactly what
+filtering every table would."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from tests.services.helpers import humans
+
+N_TABLES = 5000
+QUERIES = [
+    (None, None, False),
+    ("gaple", None, False),
+    ("gaple", 50, False),
+    ("gaple", 10, True),
+    (None, 10, False),
+    (None, None, True),
+    ("moon", None, True),
+]
+
+
+def _kind(i: int) -> tuple[str, int, dict]:
+    if i % 3 == 0:
+        return "moon", 4, {}
+    return "gaple", 2 + i % 3, {"stake": (10, 50)[i % 2]}
+
+
+async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_server):
+    srv = await live_server()
+    lobby, store, writer = srv.live.lobby, srv.live.store, srv.live.writer
+    made: list[dict] = []
+    for start in range(0, N_TABLES, 250):
+        made += await asyncio.gather(
+            *(lobby.create(*_kind(i), None) for i in range(start, min(start + 250, N_TABLES)))
+        )
+    [(me, _)] = await humans(srv, 1)
+    for t in made[:60:3]:  # some full: seated bots
+        await lobby.add_bots(me, t["id"])
+
+    def private(snap, v_next):  # as a private table's creator will have it
+        ch = writer.begin(snap)
+        ch.doc["private"] = True
+        return ch
+
+    hidden = [t["id"] for t in made[1:200:10]]
+    for tid in hidden:
+        await writer.change(tid, private)
+
+    started = time.perf_counter()  # what a page cost when the lobby read every table
+    docs = {s.tid: s.doc for s in await store.load_many(await store.live_tables())}
+    every = time.perf_counter() - started
+    assert len(docs) == N_TABLES
+    loaded: list[int] = []
+    load_many = store.load_many
+
+    async def counted(tids):
+        loaded.append(len(tids))
+        return await load_many(tids)
+
+    store.load_many = counted
+    for game, stake, open_seats in QUERIES:
+        expected = sorted(
+            (
+                (-d["created"], tid)
+                for tid, d in docs.items()
+                if not d.get("private")
+                and (game is None or d["game"] == game)
+                and (stake is None or d["stake"] == stake)
+                and (not open_seats or None in d["seats"])
+            ),
+        )
+        for page in (1, 3):
+            got = await lobby.list_tables(
+                game=game, stake=stake, open_seats=open_seats, page=page, per_page=20
+            )
+            want = [tid for _, tid in expected[(page - 1) * 20 : page * 20]]
+            assert [t["id"] for t in got["items"]] == want, (game, stake, open_seats, page)
+            assert got["total"] == len(expected)
+    assert max(loaded) == 20  # the page's documents, never the 5,000
+    listed = await lobby.list_tables(game=None, stake=None, open_seats=False, page=1, per_page=100)
+    assert not set(hidden) & {t["id"] for t in listed["items"]}
+
+    store.load_many = load_many
+    started, reads = time.perf_counter(), 20
+    for _ in range(reads):
+        await lobby.list_tables(game="gaple", stake=None, open_seats=True, page=1, per_page=20)
+    page = (time.perf_counter() - started) / reads
+    print(
+        f"{N_TABLES} tables: a page {page * 1000:.1f} ms, reading every one {every * 1000:.0f} ms"
+    )
+
+
+async def test_quick_join_takes_a_listed_table_never_a_private_one(live_server):
+    srv = await live_server()
+    lobby, writer = srv.live.lobby, srv.live.writer
+    (a, _), (b, _), (c, _) = await humans(srv, 3)
+    secret = await lobby.create("moon", 4, {}, None)
+    await lobby.sit(a, secret["id"], 0, None)
+
+    def private(snap, v_next):
+        ch = writer.begin(snap)
+        ch.doc["private"] = True
+        return ch
+
+    await writer.change(secret["id"], private)
+    joined = await lobby.quick_join(b, "moon")
+    assert joined["table"]["id"] != secret["id"]  # a new table of its own, with bots
+    open_one = await lobby.create("moon", 4, {}, None)
+    await lobby.sit(a, open_one["id"], 0, None)
+    again = await lobby.quick_join(c, "moon")
+    assert again["table"]["id"] == open_one["id"] and again["seat"] == 1
