@@ -91,6 +91,9 @@ export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, o
       chatError ? h("p", { class: "refused", role: "alert" }, chatError) : null);
   return h("aside", { class: "side" },
     h("div", { class: "tabs", role: "tablist" }, tabs.map(([k, label]) => h("button", {
-      class: `tab ${tab === k ? "on" : ""}`, type: "button", "data-tab": k, onclick: () => onTab(k),
+      class: `tab ${tab === k ? "on" : ""}`, type: "button", "data-tab": k,
+      // on press, not on click: the panel is drawn again with every move, and a click whose
+      // press and release land on two drawings of the button is lost (keys still click)
+      onpointerdown: () => onTab(k), onclick: () => onTab(k),
     }, t(label)))), body);
 }

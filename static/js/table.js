@@ -493,8 +493,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     const start = tb.clock?.kind === "start" ? tb.clock.at : null; // O-5: the start countdown
     return h("div", { class: "waiting-box" },
       h("h3", {}, t("table.waiting")),
-      start ? h("p", { class: "countdown", "data-testid": "countdown", "data-deadline": start },
-        countdownText(start)) : null,
+      start ? h("p", { class: "start-countdown", "data-testid": "countdown" },
+        countdownEl(start, "table.starts_in")) : null,
       h("ul", { class: "seat-list" }, tb.seats.map((x, n) => h("li", { "data-seat": n },
         h("span", {}, tableSeatName(n)), x.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
         !x.name && !x.bot ? h("span", { class: "tag" }, t("lobby.empty_seat")) : null,
@@ -595,12 +595,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   });
   store.subscribe(draw.mark);
 
-  function countdownText(at) { return t("table.starts_in", { n: Math.max(0, Math.ceil((at - Date.now()) / 1000)) }); }
-
-  const ticker = setInterval(() => {
-    tickClocks(el);
-    for (const c of el.querySelectorAll(".countdown")) c.textContent = countdownText(+c.dataset.deadline);
-  }, 250);
+  const ticker = setInterval(() => tickClocks(el), 250);
   let resizeTimer = null;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("plates", "board"), 120); };
   window.addEventListener("resize", onResize);

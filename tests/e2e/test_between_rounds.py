@@ -114,7 +114,7 @@ def test_o6_a_gaple_result_stays_for_the_whole_pause_then_the_next_round_is_deal
 
 
 def test_o3_a_seat_freed_for_idling_says_so_and_offers_to_sit_again(new_page, server):
-    page = new_page("Joko")
+    page = new_page("Wati")
     tid = page.evaluate("""async () => {
         const post = (url, body) => fetch(url, { method: "POST", credentials: "same-origin",
             headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshots, shot
-from .play import open_vs_bots
+from .play import accept_buy_in, open_vs_bots
 
 pytestmark = pytest.mark.e2e
 
@@ -52,11 +52,12 @@ def player(server: str, name: str) -> str:
 
 
 def seated_table(server: str, token: str, game: str, seats: int, **options) -> str:
-    """A table of ``game`` with this player in seat 0 (a small buy-in at chips tables)."""
+    """A table of ``game`` with this player in seat 0 (the least buy-in at chips tables)."""
     tid = api(
         server, "POST", "/api/tables", token, {"game": game, "seats": seats, "options": options}
     )["id"]
-    api(server, "POST", f"/api/tables/{tid}/seats/0", token, {"buy_in": 100})
+    buy_in = {"buy_in": 10 * options["stake"]} if "stake" in options else {}
+    api(server, "POST", f"/api/tables/{tid}/seats/0", token, buy_in)
     return tid
 
 
@@ -93,6 +94,7 @@ def test_the_create_form_keeps_what_the_player_typed(new_page, server):
     shot(page, "lobby-create-private-phone")
     no_wider_than_the_phone(page)
     form.locator("button[type=submit]").click()
+    accept_buy_in(page)
     page.wait_for_selector(".table-page [data-action=invite]", timeout=15000)
     table = api(server, "GET", f"/api/tables/{page.get_attribute('.table-page', 'data-table')}")
     assert (table["stake"], table["options"]["field"], table["n_seats"]) == (75, "bet", 3)
