@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from redis.asyncio import Redis
+from .connection import Client
 
 from .keys import Keys
 
@@ -23,7 +23,7 @@ CODE_TTL = 7 * 24 * 3600  # a join code outlives its table's usual life by far
 
 
 class Seated:
-    def __init__(self, redis: Redis, keys: Keys):
+    def __init__(self, redis: Client, keys: Keys):
         self.redis = redis
         self.keys = keys
 
