@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from .connection import Client
-
 from .keys import Keys
 
 PLAYER_TABLES_TTL = 7 * 24 * 3600  # an inactive player's set goes by itself
