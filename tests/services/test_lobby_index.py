@@ -1,12 +1,14 @@
 """The lobby reads its index (app/services/lobby_index.py), never every table: a page loads
 the documents of that page only, whatever the number of live tables, and answers exactly what
-filtering every table would."""
+filtering and sorting every table would (public tables someone is at, README "The lobby's
+list")."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
+from app.services import table_doc as D
 from tests.services.helpers import humans
 
 N_TABLES = 5000
@@ -36,8 +38,26 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
             *(lobby.create(*_kind(i), None) for i in range(start, min(start + 250, N_TABLES)))
         )
     [(me, _)] = await humans(srv, 1)
-    for t in made[:60:3]:  # some full: seated bots
-        await lobby.add_bots(me, t["id"])
+    full = {t["id"] for t in made[:60:3]}  # Moon tables: seated, then filled with bots
+    for tid in full:
+        await lobby.sit(me, tid, 0, None)
+        await lobby.add_bots(me, tid)
+
+    def seated(snap, v_next):  # someone sits at it (the lobby lists no table nobody is at)
+        ch = writer.begin(snap)
+        stack = 1000 if ch.doc["chips"] else None
+        ch.doc["seats"][0] = D.make_seat(me["id"], me["name"], bot=False, stack=stack, sit=v_next)
+        return ch
+
+    nobody = {t["id"] for t in made[::7]} - full
+    for start in range(0, N_TABLES, 250):
+        await asyncio.gather(
+            *(
+                writer.change(t["id"], seated)
+                for t in made[start : start + 250]
+                if t["id"] not in full | nobody
+            )
+        )
 
     def private(snap, v_next):  # as a private table's creator will have it
         ch = writer.begin(snap)
@@ -66,6 +86,7 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
                 (-d["created"], tid)
                 for tid, d in docs.items()
                 if not d.get("private")
+                and D.human_seated(d)
                 and (game is None or d["game"] == game)
                 and (stake is None or d["stake"] == stake)
                 and (not open_seats or None in d["seats"])
@@ -80,7 +101,23 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
             assert got["total"] == len(expected)
     assert max(loaded) == 20  # the page's documents, never the 5,000
     listed = await lobby.list_tables(game=None, stake=None, open_seats=False, page=1, per_page=100)
-    assert not set(hidden) & {t["id"] for t in listed["items"]}
+    assert not (set(hidden) | nobody) & {t["id"] for t in listed["items"]}
+    listable = [(tid, d) for tid, d in docs.items() if not d.get("private") and D.human_seated(d)]
+    orders = {  # highest first; the newest (by the second) first among equals, then by id
+        "stake_low": lambda row: ((row[1]["stake"] or 0), -(row[1]["created"] // 1000), row[0]),
+        "stake_high": lambda row: (-(row[1]["stake"] or 0), -(row[1]["created"] // 1000), row[0]),
+        "open_seats": lambda row: (
+            -row[1]["seats"].count(None),
+            -(row[1]["created"] // 1000),
+            row[0],
+        ),
+    }
+    for sort, key in orders.items():
+        want = [tid for tid, _ in sorted(listable, key=key)[40:60]]
+        got = await lobby.list_tables(
+            game=None, stake=None, open_seats=False, sort=sort, page=3, per_page=20
+        )
+        assert [t["id"] for t in got["items"]] == want, sort
 
     store.load_many = load_many
     started, reads = time.perf_counter(), 20

@@ -70,10 +70,11 @@ async def test_presence_is_told_across_two_processes(live_server):
 
 
 @pytest.fixture
-async def process(tmp_path, live_redis_url, live_prefix, live_database):
+async def process(tmp_path, live_redis_url, redis_mode, live_prefix, live_database):
     """A real server process on the test's Redis keys and database (``python -m app serve``)."""
     env = {
         "REDIS_URL": live_redis_url,
+        "MEJA_REDIS_MODE": redis_mode,
         "DATABASE_URL": live_database,
         "MEJA_KEY_PREFIX": live_prefix,
         "MEJA_SECRET_KEY": KEY,
