@@ -43,20 +43,24 @@ async def player_matches(
     ]
 
 
+async def match_seats(session: AsyncSession, match_id: int) -> list:
+    """A match's seats in order, each (MatchSeat, the player's name or None for a bot)."""
+    rows = await session.execute(
+        select(MatchSeat, Player.name)
+        .outerjoin(Player, Player.id == MatchSeat.player_id)
+        .where(MatchSeat.match_id == match_id)
+        .order_by(MatchSeat.seat)
+    )
+    return list(rows.all())
+
+
 async def match_record(db: Sessions, match_id: int) -> dict | None:
     """Players, options, seed, result, rounds with their payments, and the action log."""
     async with db() as session:
         match = await session.get(Match, match_id)
         if match is None or match.finished_at is None:
             return None
-        seats = (
-            await session.execute(
-                select(MatchSeat, Player.name)
-                .outerjoin(Player, Player.id == MatchSeat.player_id)
-                .where(MatchSeat.match_id == match_id)
-                .order_by(MatchSeat.seat)
-            )
-        ).all()
+        seats = await match_seats(session, match_id)
         rounds = (
             (
                 await session.execute(

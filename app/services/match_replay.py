@@ -24,9 +24,10 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Match, MatchSeat, Move, Player
+from app.db.models import Match, Move
 from app.games.errors import GameError
 from app.games.registry import get_ruleset
+from app.services.history import match_seats
 from app.services.money import iso
 from app.services.table_errors import TableError
 
@@ -72,14 +73,7 @@ async def match_replay(
         match = await session.get(Match, match_id)
         if match is None or match.finished_at is None or match.seed is None:
             raise no_match(match_id)
-        seats = (
-            await session.execute(
-                select(MatchSeat, Player.name)
-                .outerjoin(Player, Player.id == MatchSeat.player_id)
-                .where(MatchSeat.match_id == match_id)
-                .order_by(MatchSeat.seat)
-            )
-        ).all()
+        seats = await match_seats(session, match_id)
         moves = (
             (
                 await session.execute(
