@@ -13,7 +13,7 @@ import pytest
 from app.db.session import make_engine, make_sessionmaker
 from tests.stats.records import gaple, match, moon_round, players, write
 
-from .conftest import DESKTOP, PHONE, shot
+from .conftest import DESKTOP, PHONE, fresh_database, running_server, shot, sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -22,8 +22,7 @@ ME = "() => fetch('/api/players/me').then(r => r.json())"  # the page's own cook
 
 def seed(url: str, me: int) -> list[int]:
     """Rina's history and a Cross board of twelve players; run in a thread of its own
-    (Playwright's sync API owns this thread's event loop). The server is shared with the
-    other browser tests, whose players may be on the boards too."""
+    (Playwright's sync API owns this thread's event loop)."""
 
     async def run() -> list[int]:
         engine = make_engine(url)
@@ -63,10 +62,27 @@ def board_rows(page) -> list[list[str]]:
     )
 
 
-def test_profile_and_leaderboards_show_the_records(new_page, server_database):
-    page = new_page("Rina", viewport=DESKTOP)
+@pytest.fixture
+def rina(browser, tmp_path):
+    """(Rina's page, the database) on a server of this test's own: the boards hold only the
+    players it writes, not those of the other browser tests."""
+    database, drop = fresh_database(tmp_path)
+    with running_server(tmp_path, database, MEJA_LIMIT_SIGNUP_ADDRESS="") as base:
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(base + "/")
+        sign_in(page, "Rina")
+        yield page, database
+        ctx.close()
+    drop()
+
+
+def test_profile_and_leaderboards_show_the_records(rina):
+    page, database = rina
     me = page.evaluate(ME)["id"]
-    joko, *_ = seed(server_database, me)
+    joko, *_ = seed(database, me)
 
     page.click("#who .account")  # the own profile, from the account menu
     page.click("[data-action='profile.mine']")
