@@ -80,7 +80,13 @@ function header() {
     chips.dataset.wallet = n;
     chips.dataset.table = away ?? "";
     chips.title = t("chips.help");
-    who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
+    // drawn again only when what it shows changed: the chips are re-read every second while
+    // they settle, and a menu drawn anew under the player's pointer would close
+    const shown = JSON.stringify([me.id, me.kind, me.name, me.username, me.role, getLang()]);
+    if (who.dataset.shown !== shown) {
+      who.dataset.shown = shown;
+      who.replaceChildren(accountMenu(me, { changed: signedInOrOut, toast }));
+    }
   }
   claimButton();
   muteButton(document.getElementById("mute"));
