@@ -275,9 +275,14 @@ async def balance(db: Sessions, player_id: int) -> int:
     """The wallet's balance now (unlocked: a buy-in checks it again under its lock)."""
     with reachable("the wallet cannot be read"):
         async with db() as session:
-            bal = (
-                await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
-            ).scalar_one_or_none()
+            return await _balance_in(session, player_id)
+
+
+async def _balance_in(session: AsyncSession, player_id: int) -> int:
+    """The wallet's balance read in ``session``; ``UnknownPlayer`` without a wallet."""
+    bal = (
+        await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
+    ).scalar_one_or_none()
     if bal is None:
         raise UnknownPlayer(f"player {player_id} has no wallet")
     return int(bal)
@@ -286,11 +291,7 @@ async def balance(db: Sessions, player_id: int) -> int:
 async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView:
     """The balance, the chips on each table (as the ledger knows them) and recent lines."""
     async with db() as session:
-        bal = (
-            await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
-        ).scalar_one_or_none()
-        if bal is None:
-            raise UnknownPlayer(f"player {player_id} has no wallet")
+        bal = await _balance_in(session, player_id)
         stacks = await session.execute(
             select(LedgerEntry.account, func.sum(LedgerEntry.amount))
             .where(LedgerEntry.player_id == player_id, LedgerEntry.account.like("stack:%"))
