@@ -12,6 +12,10 @@
 - ``sentinel``: the primary of ``MEJA_REDIS_MASTER`` as the Sentinels (``REDIS_URL`` names
   one, ``MEJA_REDIS_SEEDS`` the others) report it; the client follows a failover by itself.
 
+A cluster connection's write that finds its transport already closed raises redis-py's own
+``ConnectionError`` (``_ClusterConnection``), so every caller's ``REDIS_DOWN`` and the cluster
+client's retries treat it as the lost connection it is.
+
 The single client's pool is a blocking one: when every connection is busy (a burst of thousands
 of sockets connecting at once), a command waits up to ``POOL_TIMEOUT`` seconds for a free
 connection instead of failing at once with "Too many connections" (redis-py's default pool
@@ -29,8 +33,9 @@ from urllib.parse import urlsplit
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.connection import UnixDomainSocketConnection
+from redis.asyncio.connection import Connection, UnixDomainSocketConnection
 from redis.asyncio.sentinel import Sentinel
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from ..config import Settings
 
@@ -52,6 +57,10 @@ async def open_redis(settings: Settings) -> AsyncIterator[Client]:
             startup_nodes=[ClusterNode(*_host_port(s)) for s in settings.redis_seeds],
             max_connections=CLUSTER_CONNECTIONS,
         )
+        # RedisCluster takes no connection class: set it where its nodes are made from
+        client.connection_kwargs["connection_class"] = _ClusterConnection
+        for node in client.nodes_manager.startup_nodes.values():
+            node.connection_class = _ClusterConnection
         await client.initialize()
     elif settings.redis_mode == "sentinel":
         assert settings.redis_url
@@ -85,6 +94,21 @@ async def open_redis(settings: Settings) -> AsyncIterator[Client]:
             # Stops the server unless another process still uses it (a second `make run` on
             # the same ./var shares the first one's server instead of starting its own).
             embedded._cleanup()
+
+
+class _ClusterConnection(Connection):
+    """A write on a connection closed under it is a lost connection. The cluster client
+    disconnects a node's connections when it re-reads the slots (a failover), also those in
+    the middle of their handshake; redis-py 8.1 then writes through the ``None`` left behind
+    and raises ``AttributeError`` (redis-py#4287 is the same leak for a peer's reset), which no
+    retry and no ``REDIS_DOWN`` catches: a 500. Packing happened before, so nothing else in a
+    send raises these."""
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            await super().send_packed_command(command, check_health)
+        except (AttributeError, TypeError) as e:
+            raise RedisConnectionError(f"the connection closed while writing ({e})") from e
 
 
 def announce(pipe: Any, sharded: bool, channel: str, message: dict[str, Any]) -> None:

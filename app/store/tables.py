@@ -32,7 +32,6 @@ from typing import Any, TypeVar
 
 import orjson
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -331,11 +330,7 @@ class TableStore:
                 pipe.execute_command(*wait, target_nodes=node)
             else:
                 pipe.execute_command(*wait)
-            try:
-                reply, acked = await pipe.execute(raise_on_error=False)
-            except AttributeError as e:  # redis-py's async cluster pipeline, when the node died
-                # between connecting and sending (its transport gone): a lost connection
-                raise RedisConnectionError(f"the table's node went away mid-send ({e})") from e
+            reply, acked = await pipe.execute(raise_on_error=False)
         if isinstance(reply, Exception):
             raise reply
         written = reply[0] in (b"ok", b"dup")  # "dup": the first one may not be replicated yet

@@ -4,14 +4,18 @@ runs) and a change and its index entries are one atomic step."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 
 import pytest
 from redis.crc import key_slot
 
+from app.config import Settings
 from app.store.clocks import Sweeper
+from app.store.connection import open_redis
 from app.store.keys import BUCKETS, Keys, bucket_of
+from app.store.outage import REDIS_DOWN
 from app.store.tables import SCRIPTS, NotReplicated, TableStore
 
 
@@ -125,3 +129,24 @@ def test_a_table_s_chat_and_presence_are_in_its_slot():
     slot = key_slot(keys.table("abc123").encode())
     assert key_slot(keys.chat("abc123").encode()) == slot
     assert key_slot(keys.presence("abc123").encode()) == slot
+
+
+async def test_a_connection_closed_in_its_handshake_is_a_lost_connection(
+    live_redis_url, redis_mode
+):
+    """A failover re-reads the slots and disconnects a node's connections, also one that is
+    still sending its handshake: that is a lost connection (``REDIS_DOWN``, retried or a 503),
+    not the AttributeError redis-py raises by itself (a 500)."""
+    if redis_mode != "cluster":
+        pytest.skip("the cluster client's connections")
+    async with open_redis(Settings(redis_mode="cluster", redis_url=live_redis_url)) as client:
+        node = client.get_default_node()
+        for _ in range(3):
+            conn = node.connection_class(**node.connection_kwargs)
+            handshake = asyncio.create_task(conn.connect())
+            while conn._writer is None or not conn._parser:  # connected, not yet greeted
+                await asyncio.sleep(0)
+            await conn.disconnect(nowait=True)  # as the slots' refresh does
+            with pytest.raises(REDIS_DOWN):
+                await handshake
+        assert await client.ping()  # the client itself is unharmed
