@@ -148,6 +148,10 @@ class ChipClaims:
     async def status(self, player_id: int, now: datetime) -> Status:
         with money.reachable("chips cannot be claimed"):
             async with self.db() as session:
+                # the chips on tables before the wallet: a cash-out committed between the two
+                # reads then shows as still settling (the page asks again shortly), never as
+                # settled into a wallet read before it
+                at_tables = await self._chips_at_tables(session, player_id)
                 balance = (
                     await session.execute(
                         select(Wallet.balance).where(Wallet.player_id == player_id)
@@ -155,7 +159,7 @@ class ChipClaims:
                 ).scalar_one_or_none()
                 if balance is None:
                     raise money.UnknownPlayer(f"player {player_id} has no wallet")
-                return await self._status(session, player_id, int(balance), now)
+                return await self._status(session, player_id, int(balance), at_tables, now)
 
     async def claim_daily(self, player_id: int, now: datetime) -> Claim:
         """Today's bonus, once a day; AlreadyClaimed (with the next day's start) otherwise."""
@@ -233,11 +237,16 @@ class ChipClaims:
         )
 
     async def _status(
-        self, session: AsyncSession, player_id: int, balance: int, now: datetime
+        self,
+        session: AsyncSession,
+        player_id: int,
+        balance: int,
+        chips_at_tables: tuple[int, int],
+        now: datetime,
     ) -> Status:
         today = jakarta_day(now)
         daily = await self._daily(session, player_id, today, now)
-        at_tables, settling = await self._chips_at_tables(session, player_id)
+        at_tables, settling = chips_at_tables
         refill = await self._refill(session, player_id, balance + at_tables, today, now)
         return Status(today, balance, at_tables, settling, daily, refill)
 
