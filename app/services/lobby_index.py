@@ -83,8 +83,27 @@ def facets(doc: Any) -> dict[str, int]:
 
 def facet_change(before: Any, after: Any) -> tuple[list[str], list[tuple[str, int]]]:
     """(facets the table leaves, (facet, score) of those it joins or moves in):
-    ``TableStore.cas``'s ``lobby``. Most moves change neither, and write no index."""
+    ``TableStore.cas``'s ``lobby``. Most moves change neither, and write no index: what the
+    facets are made of is compared first, and only a change of it builds them."""
+    if _listing(before) == _listing(after):
+        return [], []
     old, new = facets(before), facets(after)
     return sorted(old.keys() - new.keys()), sorted(
         (f, s) for f, s in new.items() if old.get(f) != s
+    )
+
+
+def _listing(doc: Any) -> tuple | None:
+    """Everything ``facets`` reads of a document (equal: the same facets and scores)."""
+    if doc is None:
+        return None
+    seats = [None if s is None else (s["bot"], s["away"], s["leaving"]) for s in doc["seats"]]
+    return (
+        doc["status"],
+        doc.get("private"),
+        seats,
+        doc["game"],
+        doc["stake"],
+        doc["chips"],
+        doc["created"],
     )

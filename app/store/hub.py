@@ -8,6 +8,11 @@ A socket joins its table's channel here (the first local socket subscribes, the 
 unsubscribes). Every compare-and-set publishes ``{"t", "v", "e"}`` (the new version and its
 public events); chat publishes ``{"t", "chat"}`` (and keeps the line, ``Keys.chat``);
 presence publishes ``{"t", "presence"}`` when a player's sockets come or go (presence.py).
+A compare-and-set's publication names the process that wrote it (``"o"``, the hub's
+``origin``): that process skips the echo and dispatches the change from the script's reply
+instead (``TableStore.on_written``), so its own sockets hear it one pub/sub hop sooner and it
+parses nothing back; a write whose reply was lost (the connection cut after the script ran, or
+too few replicas acknowledged it) re-reads the table for them (``on_unsure``).
 The hub records the latest version it heard for the store's cache, then hands the message to
 ``deliver(tid, message, sockets)``, serialised per table so sockets see versions in order. The
 payloads carry no view: each socket's view is computed locally for its own seat.
@@ -30,6 +35,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -62,6 +68,10 @@ class Hub:
         self._locks: dict[str, asyncio.Lock] = {}
         self._channels: OneConnection | NodeChannels | None = None
         self.sharded = False
+        self.origin = store.origin = secrets.token_hex(6)
+        store.on_written = self._written
+        store.on_unsure = self._unsure
+        self._rereads: set[asyncio.Task] = set()
 
     async def start(self) -> None:
         self.sharded = self.store.sharded = await sharded_pubsub(self.redis)
@@ -74,6 +84,9 @@ class Hub:
         await self._channels.start(self.keys.control)
 
     async def stop(self) -> None:
+        for task in list(self._rereads):
+            task.cancel()
+        await asyncio.gather(*self._rereads, return_exceptions=True)
         if self._channels is not None:
             await self._channels.stop()
 
@@ -125,7 +138,25 @@ class Hub:
             if self.on_control is not None:
                 self.on_control(orjson.loads(data))
         else:
-            self._dispatch(orjson.loads(data))
+            message = orjson.loads(data)
+            if message.get("o") != self.origin:  # our own was dispatched from the reply
+                self._dispatch(message)
+
+    def _written(self, tid: str, v: int, events: list[dict[str, Any]]) -> None:
+        """This process changed the table: what its publication says, without the hop."""
+        self._dispatch({"t": tid, "v": v, "e": events})
+
+    def _unsure(self, tid: str) -> None:
+        """A change of this process's may have been written without its reply: its echo was
+        skipped, so the table is read again and its current version dispatched."""
+        if tid in self.sockets:
+            task = asyncio.get_running_loop().create_task(self._reread(tid))
+            self._rereads.add(task)
+            task.add_done_callback(self._rereads.discard)
+
+    async def _reread(self, tid: str) -> None:
+        with contextlib.suppress(RedisError):  # Redis away: the sockets resync on reconnect
+            await self._resync([self.keys.channel(tid)])
 
     async def _resync(self, channels: list[str]) -> None:
         """Channels subscribed again after a gap: announce each table's current version

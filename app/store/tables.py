@@ -4,7 +4,10 @@ A table is one hash ``{v, doc, at}``: the version, the JSON table document (seat
 dumped game state, the clock) and ``at``, the table's next deadline (its own copy of its clock
 entry). Every change goes through ``cas`` (scripts/cas.lua), which checks the version and writes
 the document, the command id, the events, the outbox entries, the action log, the deadline and
-the publication in one atomic step.
+the publication in one atomic step. The publication names the writing process (``origin``):
+its hub skips that echo and fans out from the reply instead (``on_written``), so the writer's
+own sockets hear a change one pub/sub hop sooner and the process does not parse it back; a
+write whose reply was lost (``on_unsure``) is re-read for them.
 
 Redis Cluster (README "Past one machine"): the script touches only keys with the table's bucket
 tag (app/store/keys.py), and that includes the indexes a change moves the table in: its
@@ -81,6 +84,11 @@ class TableStore:
         (Redis ``WAIT``, README "Failover"); 0 answers as soon as the primary has it."""
         self.redis = redis
         self.sharded = False  # the hub sets it: publish on shard channels (a cluster, Redis 7)
+        # the hub sets these: its process's name in the publications, and what it is told of
+        # this process's own changes (see ``cas``)
+        self.origin = ""
+        self.on_written: Callable[[str, int, list[dict[str, Any]]], None] = lambda t, v, e: None
+        self.on_unsure: Callable[[str], None] = lambda tid: None
         self.wait_replicas, self.wait_ms = wait_replicas, wait_ms
         self.on_trip = on_trip
         self.keys = keys
@@ -295,19 +303,21 @@ class TableStore:
             len(log),
             *log,
             LOG_TTL,
+            self.origin,
         ]
         keys = self.script_keys(tid, match_no, cmd, unlist, list_)
         done = asyncio.get_running_loop().create_future()
         self.writing.setdefault(tid, []).append(done)
         try:
             try:
-                reply = await self._trip(self._write(keys, args))
-            except NoScriptError:  # first use on this server, or its script cache was flushed
-                # (a replica promoted by a failover): load it once (not counted: a one-time
-                # cost like opening the connection)
-                await self.redis.script_load(self._cas.script)
-                reply = await self._write(keys, args)
-            return self._settle(tid, doc, reply)
+                reply = await self._send(keys, args)
+            except Exception:
+                self.on_unsure(tid)  # it may have been written (and published) all the same
+                raise
+            res = self._settle(tid, doc, reply)
+            if res.status == "ok":
+                self.on_written(tid, res.v, events)
+            return res
         finally:
             done.set_result(None)
             futures = self.writing.get(tid, [])
@@ -315,6 +325,16 @@ class TableStore:
                 futures.remove(done)
             if not futures:
                 self.writing.pop(tid, None)
+
+    async def _send(self, keys: list[str], args: list) -> list:
+        """The script's reply; where the server lacks the script (first use on this server, or
+        its script cache was flushed: a replica promoted by a failover) it is loaded once (not
+        counted: a one-time cost like opening the connection)."""
+        try:
+            return await self._trip(self._write(keys, args))
+        except NoScriptError:
+            await self.redis.script_load(self._cas.script)
+            return await self._write(keys, args)
 
     async def _write(self, keys: list[str], args: list) -> list:
         """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the

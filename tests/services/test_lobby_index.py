@@ -6,8 +6,13 @@ list")."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 
+import pytest
+
+from app.games import registry
+from app.services import lobby_index
 from app.services import table_doc as D
 from tests.services.helpers import humans
 
@@ -148,3 +153,46 @@ async def test_quick_join_takes_a_listed_table_never_a_private_one(live_server):
     await lobby.sit(a, open_one["id"], 0, None)
     again = await lobby.quick_join(c, "moon")
     assert again["table"]["id"] == open_one["id"] and again["seat"] == 1
+
+
+def _seated_doc() -> dict:
+    rs = registry.get_ruleset("gaple")
+    doc = D.new_doc(rs, "t1", 4, rs.parse_options({"stake": 10}, 4), 20, 1_700_000_000_000)
+    doc["seats"][0] = D.make_seat(1, "Ani", bot=False, stack=500, sit=1)
+    doc["seats"][1] = D.make_seat("bot:1", "Bot 2", bot=True, stack=500, sit=2)
+    return doc
+
+
+def _edited(edit) -> dict:
+    doc = copy.deepcopy(_seated_doc())
+    edit(doc)
+    return doc
+
+
+EDITS = {
+    "a move (the game's state only)": lambda d: d.update(state="x", clock={"at": 5}),
+    "the human steps away": lambda d: d["seats"][0].update(away=True),
+    "the human is leaving": lambda d: d["seats"][0].update(leaving=True),
+    "a seat taken": lambda d: d["seats"].__setitem__(
+        2, D.make_seat(2, "B", bot=False, stack=9, sit=3)
+    ),
+    "the bot's seat freed": lambda d: d["seats"].__setitem__(1, None),
+    "the match starts": lambda d: d.update(status=D.TableStatus.PLAYING),
+    "closed": lambda d: d.update(status=D.TableStatus.CLOSED),
+    "made private": lambda d: d.update(private=True),
+}
+
+
+@pytest.mark.parametrize("what", EDITS)
+def test_a_change_moves_the_table_in_the_facets_its_documents_list_it_in(what):
+    before, after = _seated_doc(), _edited(EDITS[what])
+    old, new = lobby_index.facets(before), lobby_index.facets(after)
+    expected = (
+        sorted(old.keys() - new.keys()),
+        sorted((f, s) for f, s in new.items() if old.get(f) != s),
+    )
+    assert lobby_index.facet_change(before, after) == expected
+    # a chips table stays listed, and joinable, while it plays
+    assert (expected == ([], [])) == (
+        what in ("a move (the game's state only)", "the match starts")
+    )

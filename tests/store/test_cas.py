@@ -22,6 +22,7 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
     await pubsub.subscribe(keys.channel("t1"))
     await pubsub.get_message(timeout=1)  # the subscribe confirmation
     before = store.round_trips
+    store.origin = "p1"
     res = await store.cas(
         "t1",
         0,
@@ -48,7 +49,8 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
     assert await store.lobby_page("gaple:*:all", 0, 10) == (1, ["t1"])
     assert [f[b"e"] for _, f in await redis.xrange(keys.outbox("t1"))] == [b'{"kind":"x"}']
     msg = await pubsub.get_message(timeout=1, ignore_subscribe_messages=True)
-    assert orjson.loads(msg["data"]) == {"t": "t1", "v": 1, "e": [{"type": "created"}]}
+    # "o": the writing process, whose hub skips this echo (it dispatched the reply)
+    assert orjson.loads(msg["data"]) == {"t": "t1", "v": 1, "o": "p1", "e": [{"type": "created"}]}
     await pubsub.aclose()
 
 

@@ -55,7 +55,8 @@ class Published:
         )
         versions = [p for p in self.payloads if "presence" not in p]
         assert all(p == {"t": p["t"], "presence": True} for p in self.payloads if p not in versions)
-        assert all(set(p) == {"t", "v", "e"} for p in versions)  # no view, no state
+        # no view, no state ("o" names the process that wrote it)
+        assert all(set(p) - {"o"} == {"t", "v", "e"} for p in versions)
         as_spectator = [
             {"type": "state", "v": p["v"], "view": {"seat": None}, "events": p["e"]}
             for p in versions

@@ -10,7 +10,8 @@
 --       ("1": SPUBLISH), 8 stream length, 9 command ttl s, 10 expire s ("" = none: the table
 --       closes), 11 registry ("+<created ms>": a new table, "-": it closed, "": unchanged),
 --       12 n unlist, 13 n list, 14 the listed facets' scores (space-separated, in their
---       order), 15 n outbox, outbox..., n log, log..., log ttl
+--       order), 15 n outbox, outbox..., n log, log..., log ttl, the writing process's origin
+--       (in the publication: that process fans out from this reply and skips its own echo)
 -- Returns {"ok", v} | {"dup", first v} | {"stale", v, doc}.
 if ARGV[4] == "1" then
   local first = redis.call("GET", KEYS[5])
@@ -59,6 +60,7 @@ if ARGV[10] ~= "" then
   redis.call("EXPIRE", KEYS[1], tonumber(ARGV[10]))
   redis.call("EXPIRE", KEYS[2], tonumber(ARGV[10]))
 end
-local message = '{"t":"' .. tid .. '","v":' .. nv .. ',"e":' .. ARGV[5] .. '}'
+local origin = ARGV[i + n_log + 2]
+local message = '{"t":"' .. tid .. '","v":' .. nv .. ',"o":"' .. origin .. '","e":' .. ARGV[5] .. '}'
 redis.call(ARGV[7] == "1" and "SPUBLISH" or "PUBLISH", KEYS[9], message)
 return {"ok", tostring(nv)}
