@@ -5,9 +5,10 @@ The control channel (``Keys.control``) carries messages for every process, hande
 (app/services/sessions.py), so each process closes that player's sockets at once.
 
 A socket joins its table's channel here (the first local socket subscribes, the last one
-unsubscribes). Every compare-and-set publishes ``{"t", "v", "e"}`` (the new version and its
-public events); chat publishes ``{"t", "chat"}`` (and keeps the line, ``Keys.chat``);
-presence publishes ``{"t", "presence"}`` when a player's sockets come or go (presence.py).
+unsubscribes). Every compare-and-set publishes ``{"t", "v", "o", "e"}`` (the new version, its
+writer and its public events); chat publishes ``{"t", "chat"}`` (and keeps the line,
+``Keys.chat``); presence publishes ``{"t", "presence"}`` when a player's sockets come or go
+(presence.py).
 A compare-and-set's publication names the process that wrote it (``"o"``, the hub's
 ``origin``): that process skips the echo and dispatches the change from the script's reply
 instead (``TableStore.on_written``), so its own sockets hear it one pub/sub hop sooner and it

@@ -144,8 +144,8 @@ class TableStore:
             and snap.v < self.heard[tid]
             and tid in self.writing
         ):
-            # the version announced may be our own compare-and-set, whose reply comes after
-            # the publication (the pipeline's index updates run in between): wait for it
+            # another process's change, which our compare-and-set in flight will meet and
+            # return (stale, with the document): wait for it rather than load it again
             await asyncio.wait(self.writing[tid], timeout=1.0)
             snap = self.cache.get(tid)
         if snap is not None and tid in self.heard and snap.v >= self.heard[tid]:
