@@ -32,9 +32,6 @@ lock:
 # store, the API, the money and the sockets on it (real Postgres and Redis, as `make test`).
 # CI runs it after `make test` (.ci/run); it needs PyPI. About 2 minutes on 2 cores.
 LOWEST_TESTS := tests/store tests/api tests/money tests/ws tests/ops/test_logs_and_settings.py
-# Timed out twice in CI on the lowest versions right after `make test` (its cash-out never
-# reached the wallet in 30 s), never when run alone; `make test` runs it on the locked versions.
-LOWEST_SKIP := --deselect tests/api/test_admin.py::test_closing_a_table_returns_its_chips_and_shows_only_public_state
 lowest: $(STAMP)
 	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; set -e; \
 	$(VENV)/bin/uv venv -q --python $(PYTHON) "$$dir/venv"; \
@@ -44,7 +41,7 @@ lowest: $(STAMP)
 	$(VENV)/bin/uv pip sync -q --python "$$dir/venv/bin/python" "$$dir/requirements.txt"; \
 	$(VENV)/bin/uv pip install -q --python "$$dir/venv/bin/python" --no-deps -e .; \
 	"$$dir/venv/bin/python" -m pytest -q -n $(JOBS) --dist worksteal -p no:cacheprovider \
-	  -W ignore::DeprecationWarning $(LOWEST_SKIP) \
+	  -W ignore::DeprecationWarning \
 	  $(LOWEST_TESTS)
 
 run: $(STAMP)

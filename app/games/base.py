@@ -269,6 +269,11 @@ class Ruleset(Generic[S, A]):
         """Every tile of the current round wherever it lies (tests check it is the whole set)."""
         raise NotImplementedError
 
+    def stacks(self, state: S) -> tuple[int, ...]:
+        """A chips game's (``descriptor.chips``) chips of each seat now, the payments of the
+        round in play included (Gaple G-6); only chips games answer."""
+        raise NotImplementedError
+
     def hidden_tiles(self, state: S, seat: int | None) -> set[Tile]:
         """The tiles that viewer must not see now (tests scan every view and event for them)."""
         raise NotImplementedError

@@ -432,6 +432,9 @@ class Gaple(Ruleset[State, GapleAction]):
         over = RoundResult(None, winner, ending, value, result, tuple(settlements))
         return Step(new, events, (), (over,))
 
+    def stacks(self, state: State) -> tuple[int, ...]:
+        return state.stacks
+
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None

@@ -575,6 +575,15 @@ def chores(ch: Change, now_ms: int, *, idle_ms: int, empty_ms: int) -> bool:
 
 
 def close(ch: Change) -> None:
+    """Free every seat and close. A chips round in play is abandoned: the Lewat payments made
+    in it are in the ledger already (G-6, through the outbox), so each seat leaves with the
+    chips the round's state holds now, not those it was dealt with (its stack in the
+    document moves only when a round ends, ``_finish``)."""
+    doc = ch.doc
+    if doc["chips"] and doc["status"] == TableStatus.PLAYING and ch.state is not None:
+        rs = registry.get_ruleset(doc["game"])
+        for gseat, chips in enumerate(rs.stacks(ch.state)):
+            taken_seat(doc, doc["players"][gseat])["stack"] = chips
     for n, seat in enumerate(ch.doc["seats"]):
         if seat:
             vacate(ch, n)

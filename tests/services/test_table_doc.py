@@ -126,3 +126,24 @@ def test_the_sealed_state_is_written_and_read_back_as_the_rules_dump_it():
     stored = orjson.loads(orjson.dumps(ch.doc))  # as written to Redis and loaded elsewhere
     assert stored["state"] == dumped and D.state_json(stored) == dumped
     assert GAPLE.load(D.state_json(stored)) == ch.state
+
+
+def test_g6_closing_mid_round_returns_the_stacks_with_the_lewat_payments_made_in_it():
+    """A Lewat payment is written to the ledger as it happens (the outbox): an operator who
+    closes the table before the round ends must cash out the chips the round's state holds,
+    or the ledger's stack accounts go negative and chips appear from nowhere."""
+    for seed in range(50):  # the first deal in which a Lewat is paid before the round ends
+        doc = doc_for(GAPLE, 4, stake=10)
+        doc["seats"] = [human(0, 300), bot(1, 300), bot(2, 300), bot(3, 300)]
+        ch = D.begin(doc)
+        D.deal(ch, GAPLE, seed, [0, 1, 2, 3], 2)
+        while ch.doc["status"] == "playing" and "lewat" not in [e["type"] for e in ch.events]:
+            seat = GAPLE.to_act(ch.state)
+            D.play(ch, GAPLE, seat, GAPLE.legal_actions(ch.state, seat)[0], "player", 3)
+        if ch.doc["status"] == "playing":
+            break
+    now = list(GAPLE.stacks(ch.state))
+    assert now != [300] * 4 and sum(now) == 1200  # a Lewat moved chips, none were made
+    D.close(ch)
+    assert [seat["stack"] for _, seat in sorted(ch.vacated)] == now
+    assert ch.doc["status"] == "closed"
