@@ -11,6 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.redis_server import wait_listening
+
 NODE_TIMEOUT_MS = 2000  # how soon a replica takes over a failed master (the failover test)
 
 
@@ -76,7 +78,7 @@ class LocalCluster:
                 stderr=subprocess.STDOUT,
             )
         for port in self.procs:
-            _wait_port(port, self.procs[port])
+            wait_listening(port, self.procs[port], f"redis-server on port {port}")
         subprocess.run(
             [
                 "redis-cli",
@@ -131,15 +133,3 @@ class LocalCluster:
             proc.kill()
             proc.wait(10)
         self.procs.clear()
-
-
-def _wait_port(port: int, proc: subprocess.Popen, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server on port {port} did not start") from None
-            time.sleep(0.02)

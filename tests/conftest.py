@@ -31,6 +31,7 @@ from redis.asyncio.cluster import RedisCluster
 from app.config import Settings
 from app.main import create_app
 from tests.cluster import LocalCluster
+from tests.redis_server import wait_listening
 
 TESTS = Path(__file__).parent
 CLUSTER_SUITES = ("store", "services", "ws", "money")
@@ -203,7 +204,6 @@ def spare_redis(tmp_path, request):
     if callspec is not None and callspec.params.get("redis_mode") == "cluster":
         pytest.skip("runs on a spare single server, in [single]")
     import subprocess
-    import time
 
     binary = shutil.which("redis-server")
     if binary is None:
@@ -229,14 +229,7 @@ def spare_redis(tmp_path, request):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "redis-server failed"
-            time.sleep(0.05)
+    wait_listening(port, proc, "redis-server")
     yield f"redis://127.0.0.1:{port}/0"
     proc.kill()
     proc.wait(10)

@@ -22,6 +22,23 @@ def spare_port() -> int:
     return port
 
 
+def wait_listening(
+    port: int, proc: subprocess.Popen, what: str, log: Path | None = None, timeout: float = 10
+) -> None:
+    """Until ``proc`` accepts connections on ``port``; fails with ``what`` (and its log, when
+    given) if it exits or is not there in ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            said = log.read_text() if log is not None and log.exists() else ""
+            assert proc.poll() is None, f"{what} exited: {said}"
+            assert time.monotonic() < deadline, f"{what} did not start: {said}"
+            time.sleep(0.05)
+
+
 def spare_cluster_port() -> int:
     """A spare port whose Cluster bus port (10000 above it) is spare too."""
     while True:
@@ -71,15 +88,9 @@ class RedisServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30  # a loaded machine starts it slowly
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                assert self.proc.poll() is None, (self.folder / "redis.log").read_text()
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
+        # a loaded machine starts it slowly
+        wait_listening(self.port, self.proc, "redis-server", self.folder / "redis.log", 30)
+        return self
 
     def kill(self) -> None:
         """SIGKILL: the server vanishes mid-whatever, as a crashed or fenced-off node does."""

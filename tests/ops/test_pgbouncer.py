@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import uuid
 
 import httpx
@@ -28,7 +26,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.services import money
 from tests.db.fixtures import ON_PG, PG_URL
 from tests.games.playout import ROUND_END_EVENTS
-from tests.redis_server import spare_port
+from tests.redis_server import spare_port, wait_listening
 from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
 pytestmark = pytest.mark.skipif(not ON_PG, reason="PgBouncer fronts Postgres (DATABASE_URL)")
@@ -84,15 +82,7 @@ def pgbouncer(tmp_path, database):
         f.chmod(0o644)
     log = (tmp_path / "pgbouncer.log").open("w")
     proc = subprocess.Popen([binary, str(ini)], stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            assert proc.poll() is None, (tmp_path / "pgbouncer.log").read_text()
-            assert time.monotonic() < deadline, "pgbouncer did not start"
-            time.sleep(0.05)
+    wait_listening(port, proc, "pgbouncer", tmp_path / "pgbouncer.log")
     yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/{database}"
     proc.kill()
     proc.wait(10)
