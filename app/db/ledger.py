@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -83,17 +83,53 @@ async def insert_rows(session: AsyncSession, table, rows: list[dict]) -> None:
         deferred.setdefault(table, []).extend(rows)
 
 
+class Txn(NamedTuple):
+    key: str  # the idempotency key
+    kind: str
+    legs: Sequence[Leg]
+    table_id: str | None = None
+
+
 async def post(
     session: AsyncSession, key: str, kind: str, legs: Sequence[Leg], table_id: str | None = None
 ) -> int | None:
     """Write one balanced transaction; its id, or None when ``key`` was written before."""
-    if sum(leg.amount for leg in legs) != 0:
-        raise ValueError(f"ledger transaction {key} does not balance: {legs}")
-    txn_id = await insert_ignore(
-        session, LedgerTxn, {"key": key, "kind": kind, "table_id": table_id}, ["key"]
+    [txn_id] = await post_many(session, [Txn(key, kind, legs, table_id)])
+    return txn_id
+
+
+async def post_many(session: AsyncSession, txns: Sequence[Txn]) -> list[int | None]:
+    """Write balanced transactions with one INSERT (a round's settlements: one statement, not
+    one per payer); per transaction its id, or None when its key was written before (or
+    earlier in ``txns``)."""
+    for t in txns:
+        if sum(leg.amount for leg in t.legs) != 0:
+            raise ValueError(f"ledger transaction {t.key} does not balance: {t.legs}")
+    if not txns:
+        return []
+    rows = [{"key": t.key, "kind": t.kind, "table_id": t.table_id} for t in txns]
+    inserted = await session.execute(_insert_txns(session.get_bind().dialect.name), rows)
+    ids = {key: txn_id for txn_id, key in inserted}
+    out: list[int | None] = []
+    for t in txns:
+        txn_id = ids.pop(t.key, None)  # popped: a key given twice is written once
+        out.append(txn_id)
+        if txn_id is not None:
+            await _legs(session, txn_id, t.legs)
+    return out
+
+
+@cache
+def _insert_txns(dialect: str):
+    ins = pg_insert if dialect == "postgresql" else sqlite_insert
+    table = cast(Table, LedgerTxn.__table__)
+    return (
+        ins(table).on_conflict_do_nothing(index_elements=["key"]).returning(table.c.id, table.c.key)
     )
-    if txn_id is None:
-        return None
+
+
+async def _legs(session: AsyncSession, txn_id: int, legs: Sequence[Leg]) -> None:
+    """A written transaction's entries, and the balances of the wallets it moves."""
     await insert_rows(
         session,
         LedgerEntry.__table__,
@@ -114,7 +150,6 @@ async def post(
                 .where(Wallet.player_id == leg.player_id)
                 .values(balance=Wallet.balance + leg.amount)
             )
-    return txn_id
 
 
 async def lock_wallet(session: AsyncSession, player_id: int) -> Wallet | None:

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import CursorResult, Table, select, update
+from sqlalchemy import CursorResult, Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
@@ -70,6 +70,10 @@ def outbox_entries(
     ``log`` is the match's action log including this step's action, one
     ``{"seat", "v", "action"}`` per move; it is only read when the step ends the match.
     """
+    rs = get_ruleset(ctx.game)
+    outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
+    if not step.payments and not step.rounds and outcome is None:
+        return []  # most moves: nothing to record (and no clock to read)
     t, m, at, players = ctx.table_id, ctx.match_no, _now(), list(ctx.players)
     rules = getattr(step.state, "options", None)  # parsed: with the defaults filled in
     rules = rules if isinstance(rules, Mapping) else ctx.options
@@ -113,8 +117,6 @@ def outbox_entries(
                 }
             )
         )
-    rs = get_ruleset(ctx.game)
-    outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
     if outcome is not None:
         out.append(
             _dumps(
@@ -187,6 +189,25 @@ def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> st
 # Rows are written through the tables (Core statements), not the ORM's unit of work or bulk
 # paths: the outbox writes every entry's rows, and the ORM's bookkeeping was most of its CPU.
 ROUNDS, MATCHES = cast(Table, Round.__table__), cast(Table, Match.__table__)
+
+
+def _claim(table: Table, unwritten: str, columns: Sequence[str]):
+    """``UPDATE table SET columns WHERE id = :row AND <unwritten> IS NULL``: a record is
+    claimed once (a second write of its entry updates nothing). Built once, its values bound
+    per entry: a statement built per entry cost its cache key every time."""
+    return (
+        update(table)
+        .where(table.c.id == bindparam("row"), table.c[unwritten].is_(None))
+        .values({c: bindparam(f"new_{c}", type_=table.c[c].type) for c in columns})
+    )
+
+
+CLAIM_ROUND = _claim(ROUNDS, "version", ("version", "winner", "ending", "multiplier", "detail"))
+CLAIM_MATCH = _claim(
+    MATCHES,
+    "finished_at",
+    ("options", "seed", "n_seats", "result", "started_at", "finished_at"),
+)
 
 
 async def apply_entry(session: AsyncSession, entry: Mapping[str, Any]) -> bool:
@@ -288,26 +309,34 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
     round_id = await _round_id(session, e)
     claimed: CursorResult = await session.execute(  # type: ignore[assignment]
-        update(ROUNDS)
-        .where(ROUNDS.c.id == round_id, ROUNDS.c.version.is_(None))
-        .values(
-            version=e["version"],
-            winner=e["winner"],
-            ending=e["ending"],
-            multiplier=e["multiplier"],
-            detail=e["detail"],
-        )
+        CLAIM_ROUND,
+        {
+            "row": round_id,
+            "new_version": e["version"],
+            "new_winner": e["winner"],
+            "new_ending": e["ending"],
+            "new_multiplier": e["multiplier"],
+            "new_detail": e["detail"],
+        },
     )
     if claimed.rowcount == 0:
         return False
     lines = stats_write.round_lines(e["game"], e.get("players"), e["detail"])
     await stats_write.add(session, e["game"], _when(e.get("at")) or datetime.now(UTC), lines)
+    payments = [
+        ledger.Txn(
+            f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}",
+            "settlement",
+            _transfer(e, p),
+            e["table"],
+        )
+        for p in e["settlements"]
+    ]
     bets = []
-    for i, p in enumerate(e["settlements"]):
-        key = f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}"
-        txn = await ledger.post(session, key, "settlement", _transfer(e, p), e["table"])
+    written = await ledger.post_many(session, payments)
+    for i, (p, pay, txn) in enumerate(zip(e["settlements"], payments, written, strict=True)):
         if txn is None:
-            raise BadEntry(f"settlement {key} (#{i}) exists but its round was not written")
+            raise BadEntry(f"settlement {pay.key} (#{i}) exists but its round was not written")
         bets.append(
             dict(
                 round_id=round_id,
@@ -335,16 +364,16 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     finished = _when(e["finished_at"]) or datetime.now(UTC)
     result = e["result"]
     claimed: CursorResult = await session.execute(  # type: ignore[assignment]
-        update(MATCHES)
-        .where(MATCHES.c.id == match_id, MATCHES.c.finished_at.is_(None))
-        .values(
-            options=e["options"],
-            seed=e["seed"],
-            n_seats=len(e["players"]),
-            result=result,
-            started_at=_when(e.get("started_at")),
-            finished_at=finished,
-        )
+        CLAIM_MATCH,
+        {
+            "row": match_id,
+            "new_options": e["options"],
+            "new_seed": e["seed"],
+            "new_n_seats": len(e["players"]),
+            "new_result": result,
+            "new_started_at": _when(e.get("started_at")),
+            "new_finished_at": finished,
+        },
     )
     if claimed.rowcount == 0:
         return False

@@ -100,7 +100,7 @@ class OutboxConsumer:
         max_attempts: int = 5,
         per_bucket: bool | None = None,
         discover_every: float = 1.0,
-        pass_every: float = 0.25,
+        pass_every: float = 1.0,
         streams: Callable[[], Awaitable[list[str]]] | None = None,
         fault: Fault | None = None,
     ):
@@ -114,8 +114,9 @@ class OutboxConsumer:
         after a pass that failed, and the registry is re-read every ``discover_every`` seconds
         or when a pass found nothing; ``run`` starts a pass at most every ``pass_every``
         seconds while entries keep coming. With hundreds of live tables one pass (a read
-        across every stream) costs about as much for one entry as for a hundred, and passes
-        back to back cost most of a core (bench/README.md)."""
+        across every stream, a transaction) costs about as much for one entry as for a
+        hundred, and passes back to back cost most of a core (bench/README.md); one a second
+        keeps the records under two seconds behind the tables."""
         self.redis, self.write, self.prefix, self.group = redis, write, prefix, group
         self.keys_of = Keys(prefix)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{id(self):x}"

@@ -73,3 +73,41 @@ async def test_buy_in_with_the_database_down_is_refused_clearly(tmp_path):
     with pytest.raises(money.Unavailable, match="database unreachable"):
         await money.buy_in(make_sessionmaker(engine), 1, "T", 0, 100, key="k")
     await engine.dispose()
+
+
+async def test_a_rounds_settlements_go_in_one_statement_and_once(sessions):
+    """G-10: the payers' settlements of a round are one INSERT; written again, nothing moves."""
+    from sqlalchemy import event, func, select
+
+    from app.db import ledger
+    from app.db.models import LedgerEntry
+
+    def pay(payer: int, amount: int) -> ledger.Txn:
+        legs = [
+            ledger.Leg(ledger.stack_account("T9", f"bot:{payer}"), None, -amount),
+            ledger.Leg(ledger.stack_account("T9", "bot:1"), None, amount),
+        ]
+        return ledger.Txn(f"settle:T9:1:1:{payer}", "settlement", legs, "T9")
+
+    txns = [pay(2, 30), pay(3, 50), pay(2, 30)]  # the last repeats the first one's key
+    inserts: list[str] = []
+
+    def record(conn, cursor, statement, *rest) -> None:
+        if statement.startswith("INSERT INTO ledger_txn"):
+            inserts.append(statement)
+
+    async with sessions.begin() as session:
+        conn = (await session.connection()).sync_connection
+        event.listen(conn, "before_cursor_execute", record)
+        first = await ledger.post_many(session, txns)
+        event.remove(conn, "before_cursor_execute", record)
+    assert first[0] is not None and first[1] is not None and first[2] is None
+    assert len(inserts) == 1
+    async with sessions.begin() as session:
+        assert await ledger.post_many(session, txns) == [None, None, None]
+    async with sessions() as session:
+        legs = await session.scalar(select(func.count()).select_from(LedgerEntry))
+        moved = await session.scalar(
+            select(func.sum(LedgerEntry.amount)).where(LedgerEntry.account == "stack:T9:bot:1")
+        )
+    assert (legs, moved) == (4, 80)
