@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 from redis.asyncio import Redis
 
+from app.store.keys import Keys
+
 SCRIPTS = Path(__file__).resolve().parents[1] / "app" / "store" / "scripts"
 HOT = ("hmget", "get", "xrange", "lrange")  # the move path's reads besides the CAS script
 TRIPS = "meja_action_redis_round_trips_bucket"
@@ -132,9 +134,10 @@ async def outbox_backlog(redis: Redis, prefix: str, tids: list[str]) -> tuple[in
     entries are deleted from a table's outbox stream, so what is left is the backlog."""
     if not tids:
         return 0, 0.0, 0
+    keys = Keys(prefix)
     async with redis.pipeline(transaction=False) as pipe:
         for tid in tids:
-            key = f"{prefix}t:{{{tid}}}:outbox"
+            key = keys.outbox(tid)  # the server's own key (its bucket tag), never a copy of it
             pipe.xlen(key)
             pipe.xrange(key, "-", "+", count=1)
         rows = await pipe.execute()

@@ -110,3 +110,20 @@ def test_redis_node_runs_the_cas_shaped_script_and_reports_its_cpu():
     cpu = re.search(r"redis CPU per call: ([0-9.]+) us", out.stdout)
     assert cpu and float(cpu.group(1)) > 0, out.stdout
     assert '"GET","' in out.stdout
+
+
+async def test_the_outbox_backlog_reads_the_servers_own_streams(redis_url_or_socket, prefix):
+    """load.py's outbox lag is read from the streams the server writes (bucket-tagged keys):
+    an entry waiting there is counted, with its age."""
+    from app.store.keys import Keys
+    from bench.redis_counts import outbox_backlog
+    from tests.conftest import redis_client
+
+    client = redis_client(redis_url_or_socket["url"], redis_url_or_socket["mode"])
+    try:
+        assert await outbox_backlog(client, prefix, ["t1", "t2"]) == (0, 0.0, 4)
+        await client.xadd(Keys(prefix).outbox("t2"), {"e": "{}"})
+        entries, age, _ = await outbox_backlog(client, prefix, ["t1", "t2"])
+        assert entries == 1 and 0 <= age < 60
+    finally:
+        await client.aclose()

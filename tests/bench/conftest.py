@@ -1,0 +1,1 @@
+from tests.db.fixtures import prefix, redis, redis_url_or_socket  # noqa: F401
