@@ -177,11 +177,14 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
    * the first state (or, from a server that still sends them, the view's `last_events`), then
    * every message's. History is only logged; live events also flash and open the result panel.
    * A `gap` message (the missed events are gone) that brings recent events starts the log anew.
+   * A state no newer than the one shown (a `sync` answer that crossed the live state of the same
+   * version on the way) adds no events: the log has them already.
    */
   function receive(msg) {
     const first = st.msg === null;
     const view = msg.view || st.view;
-    const events = msg.events || [];
+    const known = !first && !msg.gap && msg.v <= st.msg.v;
+    const events = known ? [] : msg.events || [];
     const live = !first && !msg.gap;
     let log = msg.gap && events.length ? [] : st.log;
     if (first && !events.length && view?.last_events) log = view.last_events;

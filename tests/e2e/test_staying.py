@@ -48,6 +48,28 @@ def laid(page, tile: str) -> int:
     return sum(1 for line in history(page) if line.startswith("Anda ") and f"[{a}|{b}]" in line)
 
 
+def test_a_sync_answer_crossing_the_live_state_adds_no_history(new_page):
+    """A ``sync`` from an older version (the page's resync after a ``stale`` refusal, sent
+    while newer states were on their way) is answered at the current version with the events
+    since then (tests/ws/test_order.py): the page has them already and lists each once."""
+    page = new_page("Wulan")
+    open_vs_bots(page, "gaple")
+    page.click("[data-tab=history]")
+    page.evaluate(
+        """() => { window.states = 0; window.meja.socket.ws.addEventListener("message",
+        (e) => { if (JSON.parse(e.data).type === "state") window.states += 1; }); }"""
+    )
+    for _ in range(5):  # a turn may time out meanwhile: look again
+        at_my_move(page, min_v=8)
+        v, before, seen = version(page), history(page), page.evaluate("window.states")
+        page.evaluate("(v) => window.meja.socket._send({ type: 'sync', v })", int(v) - 4)
+        page.wait_for_function("(n) => window.states > n", arg=seen)
+        if version(page) == v:
+            break
+    assert len(before) > 8 and history(page) == before
+    screenshots(page, "gaple-history")
+
+
 def test_a_reload_mid_round_keeps_the_history_and_the_chat(new_page):
     page = new_page("Lestari")
     open_vs_bots(page, "gaple")
