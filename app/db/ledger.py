@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -50,12 +50,18 @@ async def insert_ignore(session: AsyncSession, model, values: dict, keys: Sequen
 
 
 @cache
-def _insert_ignore(dialect: str, model, keys: tuple[str, ...]):
+def _insert_ignore(
+    dialect: str, model, keys: tuple[str, ...], returning: tuple[str, ...] = ("id",)
+):
     """The statement, built once and on the table (Core, not the ORM's bulk path): the values go
     as parameters, so SQLAlchemy compiles it once instead of building a cache key for every
     row's values (the outbox writes many)."""
     ins, table = (pg_insert if dialect == "postgresql" else sqlite_insert), model.__table__
-    return ins(table).on_conflict_do_nothing(index_elements=list(keys)).returning(table.c.id)
+    return (
+        ins(table)
+        .on_conflict_do_nothing(index_elements=list(keys))
+        .returning(*(table.c[name] for name in returning))
+    )
 
 
 def defer_inserts(session: AsyncSession) -> None:
@@ -108,7 +114,8 @@ async def post_many(session: AsyncSession, txns: Sequence[Txn]) -> list[int | No
     if not txns:
         return []
     rows = [{"key": t.key, "kind": t.kind, "table_id": t.table_id} for t in txns]
-    inserted = await session.execute(_insert_txns(session.get_bind().dialect.name), rows)
+    stmt = _insert_ignore(session.get_bind().dialect.name, LedgerTxn, ("key",), ("id", "key"))
+    inserted = await session.execute(stmt, rows)
     ids = {key: txn_id for txn_id, key in inserted}
     out: list[int | None] = []
     for t in txns:
@@ -117,15 +124,6 @@ async def post_many(session: AsyncSession, txns: Sequence[Txn]) -> list[int | No
         if txn_id is not None:
             await _legs(session, txn_id, t.legs)
     return out
-
-
-@cache
-def _insert_txns(dialect: str):
-    ins = pg_insert if dialect == "postgresql" else sqlite_insert
-    table = cast(Table, LedgerTxn.__table__)
-    return (
-        ins(table).on_conflict_do_nothing(index_elements=["key"]).returning(table.c.id, table.c.key)
-    )
 
 
 async def _legs(session: AsyncSession, txn_id: int, legs: Sequence[Leg]) -> None:
