@@ -91,8 +91,9 @@ class Server:
 
 class Player:
     """One seat's socket. Plays random legal moves from its own view; when its server closes
-    the socket it reconnects to ``fallback`` and resends the command it had in flight (the
-    same id, so it is applied at most once)."""
+    the socket it reconnects to ``fallback`` and resends the command it had in flight, as
+    static/js/socket.js does: the same id, so the server answers with its first result (an
+    ack, if the closing process applied it before the close) or applies it now, once."""
 
     def __init__(self, seat: int, token: str, tid: str, server: Server):
         self.seat, self.token, self.tid, self.server = seat, token, tid, server
@@ -120,10 +121,8 @@ class Player:
                 except websockets.ConnectionClosed as closed:
                     self.closes.append(closed.rcvd.code if closed.rcvd else None)
                     await self.connect(fallback, since=self.latest["v"] if self.latest else None)
-                    msg = orjson.loads(await asyncio.wait_for(self.ws.recv(), 30))
-                    if self.pending and msg.get("v") == self.pending[0]:
-                        await self._send_pending()  # not applied before the close: again
-                    self._take(msg)
+                    if self.pending:
+                        await self._send_pending()
 
     async def _step(self) -> None:
         view = self.latest and self.latest["view"]
