@@ -30,6 +30,14 @@ def click_step(page, key: str) -> int:
     return step(page)
 
 
+def board_shows(page, n: int) -> None:
+    """The board draws on the next animation frame after the step counter changes
+    (static/js/store.js): wait for it to show ``n`` tiles (a wrong count times out)."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('.board svg .tile').length === n", arg=n, timeout=5000
+    )
+
+
 def tiles(hand) -> set[str]:
     return {f"{min(t)}-{max(t)}" for t in hand} | {f"{max(t)}-{min(t)}" for t in hand}
 
@@ -78,7 +86,7 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     for k in range(1, 6):  # forward: the line grows with each tile the log played
         assert click_step(page, "forward") == k
         played += 1 if log[k - 1]["action"].get("tile") else 0
-        assert page.locator(".board svg .tile").count() == played
+        board_shows(page, played)
         assert not hidden & set(page.evaluate(HAND))
     assert page.locator(".log li").count() >= 5  # the history names the moves
     shot(page, "replay-desktop")
@@ -91,8 +99,9 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     page.set_viewport_size(DESKTOP)
     assert click_step(page, "back") == 4
     played -= 1 if log[4]["action"].get("tile") else 0
-    assert page.locator(".board svg .tile").count() == played
-    assert click_step(page, "start") == 0 and page.locator(".board svg .tile").count() == 0
+    board_shows(page, played)
+    assert click_step(page, "start") == 0
+    board_shows(page, 0)
 
     page.click("[data-replay=play]")  # plays on by itself to the end, then the result panel
     page.wait_for_selector("[data-testid=result]", timeout=n * 2000)
