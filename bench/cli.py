@@ -39,6 +39,12 @@ def add_service_args(p: argparse.ArgumentParser) -> None:
         help="the checkout the server runs from (e.g. an export of a commit)",
     )
     p.add_argument("--server-pid", type=int, help="with --url: the server's pid (else found)")
+    p.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="serve processes to start (replicas; sockets spread round robin, REST on the first)",
+    )
     p.add_argument("--redis-url", help="an existing Redis (default: a private redis-server)")
     p.add_argument("--database-url", help=f"default: DATABASE_URL or {DEFAULT_DB}")
     p.add_argument(
@@ -69,6 +75,7 @@ def services_from_args(
         log_dir=workdir(tag),
         code=args.code,
         outbox_worker=outbox_worker,
+        servers=args.servers,
     )
 
 

@@ -79,7 +79,7 @@ class Conns:
             await api.sit(tok, tid, s)
 
     async def connect(self, k: int, tid: str, token: str) -> None:
-        url = f"{self.services.ws_url}/ws/tables/{tid}"
+        url = f"{self.services.ws_url(k)}/ws/tables/{tid}"
         src = f"127.0.0.{1 + k % self.args.sources}"
         try:
             ws = await websockets.connect(
@@ -116,10 +116,10 @@ class Conns:
 
     async def run(self) -> dict[str, Any]:
         args = self.args
-        server = Usage(self.services.server_pid)
+        server = Usage(*self.services.server_pids)
         limits = {
             "generator": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
-            "server": server.proc.rlimit(psutil.RLIMIT_NOFILE)[0],
+            "server": server.procs[0].rlimit(psutil.RLIMIT_NOFILE)[0],
         }
         if args.players + FDS_BESIDES_SOCKETS > min(limits.values()):
             self._progress(

@@ -138,7 +138,7 @@ class Load:
         # Meja reads the token from the Bearer header; the peers' bare server
         # (shared/peers/bare, targeted with --url) only from ``?token=``, which Meja ignores.
         query = f"?token={c.token}" if self.args.url else ""
-        url = f"{self.services.ws_url}/ws/tables/{c.table.tid}{query}"
+        url = f"{self.services.ws_url(k)}/ws/tables/{c.table.tid}{query}"
         src = f"127.0.0.{1 + k % self.args.sources}"
         c.ws = await websockets.connect(
             url,
@@ -219,7 +219,7 @@ class Load:
     # --- measuring -------------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
         args, svc = self.args, self.services
-        server = Usage(svc.server_pid)
+        server = Usage(*svc.server_pids)
         redis = svc.redis()
         db = redis.connection_pool.connection_kwargs.get("db", 0)
         rss_idle = server.rss()
@@ -241,7 +241,7 @@ class Load:
         await asyncio.sleep(args.warmup)
         stats0 = await redis_stats(redis)
         self.own["info"] += 4
-        trips0 = await server_round_trips(svc.url)
+        trips0 = await asyncio.gather(*map(server_round_trips, svc.urls))
         window = Window(server, svc.redis_pid, svc.worker_pid)
         self.stats.measuring, self.stats.window_start = True, time.monotonic()
         self.stats.errors.clear()
@@ -250,7 +250,7 @@ class Load:
         result = window.result()
         stats1 = await redis_stats(redis)
         self.own["info"] += 4
-        trips1 = await server_round_trips(svc.url)
+        trips1 = await asyncio.gather(*map(server_round_trips, svc.urls))
         acks = self.stats.acks
         commands = stats_delta(stats0, stats1, self.own)
         cas_stats = commands.get("evalsha", 0)
@@ -266,6 +266,7 @@ class Load:
             "game": args.game,
             "tables": len(self.tables),
             "sockets": sum(t.n for t in self.tables),
+            "server_processes": len(svc.urls),
             "think_s": args.think,
             "setup_s": round(setup_s, 1),
             **result,
@@ -368,6 +369,8 @@ class Load:
 def report_text(r: dict[str, Any]) -> str:
     lat, red, ob = r["latency_ms"], r["redis"], r["outbox"]
     rt = red["round_trips"] or {}
+    n = r["server_processes"]
+    processes = f" ({n} processes together)" if n > 1 else ""
     return "\n".join(
         [
             f"{r['tables']} {r['game']} tables, {r['sockets']} players, think {r['think_s']}s, "
@@ -376,7 +379,8 @@ def report_text(r: dict[str, Any]) -> str:
             f"act -> everyone    p50 {lat['p50']} ms  p95 {lat['p95']} ms  p99 {lat['p99']} ms  "
             f"max {lat['max']} ms  (n={lat['n']})",
             f"errors             {r['errors'] or 0}",
-            f"CPU (% of a core)  server {r['server_cpu_pct']}  generator {r['generator_cpu_pct']}  "
+            f"CPU (% of a core)  server {r['server_cpu_pct']}{processes}  "
+            f"generator {r['generator_cpu_pct']}  "
             f"redis {r['redis_cpu_pct']}  outbox worker {r['outbox_worker_cpu_pct']}  "
             f"machine busy {r['machine_busy_pct']}% (steal {r['machine_steal_pct']}%) of "
             f"{r['cores']} cores  load {r['loadavg_start']} -> {r['loadavg_end']}",

@@ -112,16 +112,21 @@ async def server_round_trips(url: str) -> dict[str, float] | None:
 
 
 def trips_histogram(
-    a: dict[str, float] | None, b: dict[str, float] | None
+    a: list[dict[str, float] | None], b: list[dict[str, float] | None]
 ) -> dict[str, Any] | None:
-    """Actions by round trips between two scrapes: {"1": n, "2": n, "more": n}."""
-    if not a or not b:
+    """Actions by round trips between two scrapes of each serve process, all processes
+    together: {"1": n, "2": n, "more": n}, and the actions each process answered."""
+    if not a or not all(a) or not all(b):
         return None
-    one = b.get("1.0", 0) - a.get("1.0", 0)
-    two = b.get("2.0", 0) - a.get("2.0", 0)
-    total = b.get("+Inf", 0) - a.get("+Inf", 0)
+
+    def delta(le: str) -> list[float]:
+        return [y.get(le, 0) - x.get(le, 0) for x, y in zip(a, b)]
+
+    one, two, by_process = sum(delta("1.0")), sum(delta("2.0")), delta("+Inf")
+    total = sum(by_process)
     return {
         "actions": int(total),
+        "actions_by_process": [int(n) for n in by_process],
         "1": int(one),
         "2": int(two - one),
         "more_than_2": int(total - two),

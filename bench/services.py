@@ -88,19 +88,24 @@ class Services:
         log_dir: Path,
         code: Path = ROOT,
         outbox_worker: bool = False,
+        servers: int = 1,
     ):
         """``outbox_worker``: run the outbox consumer as ``python -m app outbox`` beside the
         server (which then runs none), as a busy deployment would, at a lower CPU priority
-        (``nice``): writing records may lag a second, a move's answer may not."""
+        (``nice``): writing records may lag a second, a move's answer may not. ``servers``:
+        how many ``serve`` processes to start on the one Redis and database, as replicas
+        behind the proxy (docs/scaling.md)."""
         self._redis_url, self.database_url = (
             redis_url,
             database_url or os.environ.get("DATABASE_URL", DEFAULT_DB),
         )
-        self._url, self.server_pid, self.env, self.nofile = url, server_pid, env, nofile
+        self.urls = [url] if url else []
+        self.server_pids = [server_pid] if server_pid else []
+        self.env, self.nofile, self.servers = env, nofile, servers
         self.log_dir, self.code = log_dir, Path(code)
         self.prefix = f"bench:{uuid.uuid4().hex[:8]}:"
         self._redis_proc: subprocess.Popen[bytes] | None = None
-        self._server_proc: subprocess.Popen[bytes] | None = None
+        self._server_procs: list[subprocess.Popen[bytes]] = []
         self._worker_proc: subprocess.Popen[bytes] | None = None
         self.outbox_worker = outbox_worker
         self.redis_pid: int | None = None
@@ -109,14 +114,14 @@ class Services:
         if self._redis_url is None:
             self._start_redis()
         loopback(self.redis_url)
-        if self._url is None:
+        if not self.urls:
             loopback(self.database_url)
             await self._prepare_database()
-            self._start_server()
+            self._start_servers()
         loopback(self.url)
-        await self._wait_ready()
-        if self.server_pid is None:
-            self.server_pid = _listener_pid(self.url)
+        await asyncio.gather(*(self._wait_ready(url) for url in self.urls))
+        if not self.server_pids:
+            self.server_pids = [pid for pid in [_listener_pid(self.url)] if pid]
         return self
 
     @property
@@ -128,14 +133,15 @@ class Services:
 
     @property
     def url(self) -> str:
-        """The server's base URL: the targeted one, or the started server's."""
-        if self._url is None:
+        """The (first) server's base URL: the targeted one, or a started server's."""
+        if not self.urls:
             raise RuntimeError("Services.start() has not started the server yet")
-        return self._url
+        return self.urls[0]
 
-    @property
-    def ws_url(self) -> str:
-        return "ws" + self.url[4:]
+    def ws_url(self, k: int = 0) -> str:
+        """The WebSocket base URL for the ``k``-th socket: round robin over the servers, as
+        the proxy spreads connections (deploy/nginx.conf)."""
+        return "ws" + self.urls[k % len(self.urls)][4:]
 
     @property
     def worker_pid(self) -> int | None:
@@ -191,8 +197,7 @@ class Services:
                 stdout=subprocess.DEVNULL,
             )
 
-    def _start_server(self) -> None:
-        port = _free_port()
+    def _start_servers(self) -> None:
         env = {
             **os.environ,
             "REDIS_URL": self.redis_url,
@@ -213,31 +218,36 @@ class Services:
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
-        with open(self.log_dir / "server.log", "w") as out:
-            self._server_proc = subprocess.Popen(
-                [PY, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=self.code,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                preexec_fn=lambda: raise_nofile(self.nofile),
-            )
-        self._url, self.server_pid = f"http://127.0.0.1:{port}", self._server_proc.pid
+        for i in range(self.servers):
+            port = _free_port()
+            name = "server.log" if i == 0 else f"server{i + 1}.log"
+            with open(self.log_dir / name, "w") as out:
+                proc = subprocess.Popen(
+                    [PY, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                    cwd=self.code,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    preexec_fn=lambda: raise_nofile(self.nofile),
+                )
+            self._server_procs.append(proc)
+            self.urls.append(f"http://127.0.0.1:{port}")
+            self.server_pids.append(proc.pid)
 
-    async def _wait_ready(self) -> None:
-        async with httpx.AsyncClient(base_url=self.url) as http:
+    async def _wait_ready(self, url: str) -> None:
+        async with httpx.AsyncClient(base_url=url) as http:
             for _ in range(300):
-                if self._server_proc is not None and self._server_proc.poll() is not None:
-                    raise RuntimeError("the server exited; see " + str(self.log_dir))
+                if any(p.poll() is not None for p in self._server_procs):
+                    raise RuntimeError("a server exited; see " + str(self.log_dir))
                 with contextlib.suppress(httpx.HTTPError):
                     if (await http.get("/healthz")).status_code == 200:
                         return
                 await asyncio.sleep(0.1)
-        raise RuntimeError(f"the server at {self.url} did not answer /healthz")
+        raise RuntimeError(f"the server at {url} did not answer /healthz")
 
     async def stop(self) -> None:
-        if self._server_proc is not None:
-            for proc in (self._server_proc, self._worker_proc):
+        if self._server_procs:
+            for proc in [*self._server_procs, self._worker_proc]:
                 if proc is None:
                     continue
                 proc.send_signal(signal.SIGTERM)

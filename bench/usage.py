@@ -15,17 +15,17 @@ import psutil
 
 
 class Usage:
-    """CPU seconds and memory of one process (the server, or this generator)."""
+    """CPU seconds and memory of some processes together (the server's, which may be several
+    ``serve`` processes), or of this generator when no pid is given."""
 
-    def __init__(self, pid: int | None = None):
-        self.proc = psutil.Process(pid or os.getpid())
+    def __init__(self, *pids: int):
+        self.procs = [psutil.Process(pid) for pid in pids] or [psutil.Process(os.getpid())]
 
     def cpu(self) -> float:
-        t = self.proc.cpu_times()
-        return t.user + t.system
+        return sum(t.user + t.system for t in (p.cpu_times() for p in self.procs))
 
     def rss(self) -> int:
-        return self.proc.memory_info().rss
+        return sum(p.memory_info().rss for p in self.procs)
 
 
 class Window:
@@ -50,7 +50,7 @@ class Window:
         pct = [round(100 * (b - a) / wall, 1) for a, b in zip(self.c0, c1)]
         return {
             "seconds": round(wall, 2),
-            "server_cpu_pct": pct[0],  # of one core
+            "server_cpu_pct": pct[0],  # of one core (the serve processes together)
             "generator_cpu_pct": pct[1],
             "redis_cpu_pct": pct[2] if self.redis else None,
             "outbox_worker_cpu_pct": pct[3] if self.worker else None,  # python -m app outbox

@@ -65,6 +65,22 @@ def test_load_plays_tables_and_reports_every_figure(tmp_path):
     assert r["outbox"]["drained"] is True
 
 
+def test_load_spreads_the_sockets_over_two_serve_processes(tmp_path):
+    r = run_tool(
+        "load.py",
+        *("--tables", "2", "--think", "0.05", "--warmup", "1", "--seconds", "3"),
+        *("--every", "1", "--monitor-seconds", "0", "--drain-timeout", "20", "--servers", "2"),
+        tmp_path=tmp_path,
+    )
+    assert r["server_processes"] == 2 and r["sockets"] == 8
+    assert r["actions"] > 0 and r["errors"] == {}
+    # each table's four players sit on both processes (round robin, as behind the proxy), so
+    # both answer acts
+    by_process = r["redis"]["server_round_trips_per_action"]["actions_by_process"]
+    assert len(by_process) == 2 and min(by_process) > 0
+    assert r["outbox"]["drained"] is True
+
+
 def test_connections_hold_idle_players_and_answer_pings(tmp_path):
     r = run_tool(
         "connections.py", "--players", "12", "--hold", "1", "--settle", "0.5", tmp_path=tmp_path
