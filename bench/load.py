@@ -128,17 +128,20 @@ class Load:
         table = Table(tid, n)
         for s, tok in enumerate(tokens):
             c = Client(table, s, tok, random.Random(i * 100 + s))
-            await self._connect(c, len(self.tables) * n + s)
+            await self._connect(c, len(self.tables) * n + s, i)
             table.clients.append(c)
         self.tables.append(table)
         for s, tok in enumerate(tokens):
             await api.sit(tok, tid, s)
 
-    async def _connect(self, c: Client, k: int) -> None:
+    async def _connect(self, c: Client, k: int, table: int) -> None:
+        """The ``k``-th socket, of the ``table``-th table: on the server the proxy would pick
+        (round robin per socket, or by table with ``--by-table``)."""
         # Meja reads the token from the Bearer header; the peers' bare server
         # (shared/peers/bare, targeted with --url) only from ``?token=``, which Meja ignores.
         query = f"?token={c.token}" if self.args.url else ""
-        url = f"{self.services.ws_url(k)}/ws/tables/{c.table.tid}{query}"
+        server = table if self.args.by_table else k
+        url = f"{self.services.ws_url(server)}/ws/tables/{c.table.tid}{query}"
         src = f"127.0.0.{1 + k % self.args.sources}"
         c.ws = await websockets.connect(
             url,
@@ -433,6 +436,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--concurrency", type=int, default=16, help="tables set up at once")
     add_socket_args(p)
     add_service_args(p)
+    p.add_argument(
+        "--by-table",
+        action="store_true",
+        help="with --servers: all of a table's sockets on one process (the proxy hashing the "
+        "table's path) instead of round robin per socket",
+    )
     p.add_argument(
         "--outbox-worker",
         action="store_true",
