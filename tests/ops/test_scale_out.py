@@ -284,10 +284,15 @@ def _check_logs(srv: Server, tid: str, tokens: list[str], *, shutdown: bool) -> 
         assert order == sorted(order), msgs[-8:]
 
 
-def _outbox_empty(srv: Server) -> bool:
+def metric_values(srv: Server) -> dict[str, float]:
+    """The process's own ``/metrics``, sample name -> value (labels dropped: the last wins)."""
     with urllib.request.urlopen(f"{srv.url}/metrics", timeout=5) as reply:
         text = reply.read().decode()
-    values = {s.name: s.value for f in text_string_to_metric_families(text) for s in f.samples}
+    return {s.name: s.value for f in text_string_to_metric_families(text) for s in f.samples}
+
+
+def _outbox_empty(srv: Server) -> bool:
+    values = metric_values(srv)
     return values["meja_outbox_backlog"] == 0 and values["meja_outbox_pending"] == 0
 
 
