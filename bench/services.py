@@ -99,6 +99,8 @@ class Services:
             redis_url,
             database_url or os.environ.get("DATABASE_URL", DEFAULT_DB),
         )
+        if url and servers != 1:
+            raise SystemExit("--servers starts serve processes; with --url there is one, targeted")
         self.urls = [url] if url else []
         self.server_pids = [server_pid] if server_pid else []
         self.env, self.nofile, self.servers = env, nofile, servers
