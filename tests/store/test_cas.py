@@ -119,7 +119,7 @@ async def test_moves_made_at_once_on_many_tables_go_out_together_on_one_connecti
     store = TableStore(redis, Keys(live_prefix), stream_len=3, command_ttl=60)
     tids = [f"b{i}" for i in range(40)]
     await store.cas("warm", 0, {}, events=[])  # the script loaded and a connection open
-    before = store.round_trips
+    before, connections = store.round_trips, await _connections_named(redis, name)
     results = await asyncio.gather(
         *(store.cas(t, 0, {"t": t}, events=[{"type": "created"}]) for t in tids)
     )
@@ -127,7 +127,8 @@ async def test_moves_made_at_once_on_many_tables_go_out_together_on_one_connecti
     assert store.round_trips - before == 40  # still one round trip for each move
     assert [(await store.load(t)).doc for t in tids] == [{"t": t} for t in tids]
     nodes = len(redis.get_primaries()) if isinstance(redis, RedisCluster) else 1
-    assert await _connections_named(redis, name) <= nodes
+    # (the warm-up's connection is reused; on a cluster each node may open one for its part)
+    assert await _connections_named(redis, name) - connections <= nodes
     await redis.aclose()
 
 
