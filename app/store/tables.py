@@ -27,7 +27,6 @@ knowing of metrics).
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -101,9 +100,6 @@ class TableStore:
         # this process's compare-and-sets in flight (futures: waiting on them costs no task)
         self.writing: dict[str, list[asyncio.Future]] = {}
         self._cas = redis.register_script((SCRIPTS / "cas.lua").read_text())
-        # compare-and-sets waiting for the next pipeline, and the task sending them (``_queued``)
-        self._batch: list[tuple[list[str], list, asyncio.Future]] = []
-        self._sender: asyncio.Task | None = None
 
     # --- reading -------------------------------------------------------------------------------
     async def load(self, tid: str) -> Snapshot | None:
@@ -344,7 +340,7 @@ class TableStore:
         """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the
         same connection (one pipeline: one round trip to the table's node)."""
         if not self.wait_replicas:
-            return await self._queued(keys, args)
+            return await self.redis.evalsha(self._cas.sha, len(keys), *keys, *args)
         async with self.redis.pipeline(transaction=False) as pipe:
             # (execute_command: a cluster pipeline blocks ``evalsha`` by name, not the command)
             pipe.execute_command("EVALSHA", self._cas.sha, len(keys), *keys, *args)
@@ -361,42 +357,6 @@ class TableStore:
         if written and (isinstance(acked, Exception) or acked < self.wait_replicas):
             raise NotReplicated(f"{acked!r} of {self.wait_replicas} replicas acknowledged")
         return reply
-
-    def _queued(self, keys: list[str], args: list) -> asyncio.Future:
-        """The script's reply, sent with whatever other tables' compare-and-sets are waiting:
-        one pipeline in flight at a time, and the next one carries every compare-and-set made
-        meanwhile (each still one round trip for its move). Idle, a batch is one script; busy,
-        the client's cost per command (pool, timeouts, packing, the socket write: about 100 µs
-        each, a tenth of a move's CPU) is paid once per batch (bench/README.md)."""
-        reply = asyncio.get_running_loop().create_future()
-        self._batch.append((keys, args, reply))
-        if self._sender is None:  # (its own context: it belongs to no one move's metrics)
-            self._sender = asyncio.create_task(self._send_batches(), context=contextvars.Context())
-        return reply
-
-    async def _send_batches(self) -> None:
-        batch: list[tuple[list[str], list, asyncio.Future]] = []
-        try:
-            while self._batch:
-                batch, self._batch = self._batch, []
-                try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for keys, args, _ in batch:
-                            pipe.execute_command("EVALSHA", self._cas.sha, len(keys), *keys, *args)
-                        replies = await pipe.execute(raise_on_error=False)
-                except Exception as e:  # the connection: every script of the batch is unsure
-                    replies = [e] * len(batch)
-                for (_, _, reply), r in zip(batch, replies):
-                    if reply.done():  # its move was cancelled
-                        continue
-                    if isinstance(r, Exception):
-                        reply.set_exception(r)
-                    else:
-                        reply.set_result(r)
-        finally:  # cancelled (the loop is closing): no move waits for a reply never to come
-            for _, _, reply in batch + self._batch:
-                reply.cancel()
-            self._batch, self._sender = [], None
 
     def _settle(self, tid: str, doc: dict[str, Any], reply: list) -> CasResult:
         status = reply[0].decode()

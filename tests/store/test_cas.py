@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 
 import orjson
 import pytest
-from redis.asyncio.cluster import RedisCluster
 
 from app.store.keys import Keys, bucket_of
 from app.store.tables import TableStore
-from tests.conftest import redis_client
 
 
 @pytest.fixture
@@ -106,36 +103,3 @@ async def test_a_change_moves_the_table_between_lobby_facets_in_the_same_script(
     await store.cas("t5", 2, {"n": 2}, events=[], live="-", lobby=(["b", "c"], []))
     assert await store.live_tables() == ["t6"]
     assert await store.lobby_page("b", 0, 10) == (0, [])
-
-
-async def test_moves_made_at_once_on_many_tables_go_out_together_on_one_connection(
-    live_redis_url, redis_mode, live_prefix
-):
-    """Forty tables' compare-and-sets made in the same instant share one pipeline (one per
-    node on a cluster): the client's cost per command is paid once per batch (bench/README.md
-    "Pipelined compare-and-sets"). Sent one by one, each would take a connection of its own."""
-    name = f"batch-{uuid.uuid4().hex[:8]}"
-    redis = redis_client(live_redis_url, redis_mode, client_name=name)
-    store = TableStore(redis, Keys(live_prefix), stream_len=3, command_ttl=60)
-    tids = [f"b{i}" for i in range(40)]
-    await store.cas("warm", 0, {}, events=[])  # the script loaded and a connection open
-    before, connections = store.round_trips, await _connections_named(redis, name)
-    results = await asyncio.gather(
-        *(store.cas(t, 0, {"t": t}, events=[{"type": "created"}]) for t in tids)
-    )
-    assert [(r.status, r.v) for r in results] == [("ok", 1)] * 40
-    assert store.round_trips - before == 40  # still one round trip for each move
-    assert [(await store.load(t)).doc for t in tids] == [{"t": t} for t in tids]
-    nodes = len(redis.get_primaries()) if isinstance(redis, RedisCluster) else 1
-    # (the warm-up's connection is reused; on a cluster each node may open one for its part)
-    assert await _connections_named(redis, name) - connections <= nodes
-    await redis.aclose()
-
-
-async def _connections_named(redis, name: str) -> int:
-    if isinstance(redis, RedisCluster):
-        per_node = await redis.client_list(target_nodes=RedisCluster.PRIMARIES)
-        clients = [c for node in per_node.values() for c in node]
-    else:
-        clients = await redis.client_list()
-    return sum(c["name"] == name for c in clients)
