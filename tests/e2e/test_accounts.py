@@ -133,7 +133,7 @@ def test_a_guest_saves_itself_as_an_account_and_changes_its_password(new_page):
     page.wait_for_selector("dialog.account-dialog", state="detached")
     me = api(page, "/api/players/me").json()
     assert me == {**before, "kind": "account", "username": username}
-    assert page.locator(".who .account-kind").count() == 0
+    page.wait_for_selector(".who .account-kind", state="detached")  # the guest badge goes
 
     account_action(page, "account.change_password")
     dialog = page.locator("dialog.account-dialog")
