@@ -153,6 +153,7 @@ def create_app(
                 if settings.outbox_consumer:
                     await drain_outbox(live.outbox, settings.shutdown_grace)
                 await live.hub.stop()
+                await live.store.close()
         await engine.dispose()
 
     from .api import (

@@ -40,9 +40,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .connection import Client
 from .keys import BUCKETS, Keys, bucket_of
+from .lane import FALLBACK, Lane
 
 SCRIPTS = Path(__file__).parent / "scripts"
 T = TypeVar("T")
+LANE_TIMEOUT = 5.0  # s: a compare-and-set's reply, when the client sets no socket timeout
 LOG_TTL = 7 * 24 * 3600  # an action log outlives its match by far (records are built at the end)
 
 
@@ -100,6 +102,13 @@ class TableStore:
         # this process's compare-and-sets in flight (futures: waiting on them costs no task)
         self.writing: dict[str, list[asyncio.Future]] = {}
         self._cas = redis.register_script((SCRIPTS / "cas.lua").read_text())
+        self.lanes: dict[str, Lane] = {}  # by node name ("" for a single server)
+
+    async def close(self) -> None:
+        """Close the lanes (the client itself is closed by its owner)."""
+        lanes, self.lanes = list(self.lanes.values()), {}
+        for lane in lanes:
+            await lane.close()
 
     # --- reading -------------------------------------------------------------------------------
     async def load(self, tid: str) -> Snapshot | None:
@@ -338,8 +347,19 @@ class TableStore:
 
     async def _write(self, keys: list[str], args: list) -> list:
         """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the
-        same connection (one pipeline: one round trip to the table's node)."""
+        same connection (one pipeline: one round trip to the table's node). Without, on the
+        node's lane (app/store/lane.py); where the lane cannot (a lost connection, a slot that
+        moved) through the client's own call, and the table is re-read for the sockets: the
+        lane's write may have been applied before it failed."""
         if not self.wait_replicas:
+            name, lane = self._lane(keys[0])
+            if lane is not None:
+                try:
+                    return await lane.call("EVALSHA", self._cas.sha, len(keys), *keys, *args)
+                except FALLBACK:
+                    if self.lanes.get(name) is lane:
+                        del self.lanes[name]
+                    self.on_unsure(args[0])
             return await self.redis.evalsha(self._cas.sha, len(keys), *keys, *args)
         async with self.redis.pipeline(transaction=False) as pipe:
             # (execute_command: a cluster pipeline blocks ``evalsha`` by name, not the command)
@@ -357,6 +377,30 @@ class TableStore:
         if written and (isinstance(acked, Exception) or acked < self.wait_replicas):
             raise NotReplicated(f"{acked!r} of {self.wait_replicas} replicas acknowledged")
         return reply
+
+    def _lane(self, key: str) -> tuple[str, Lane | None]:
+        """The lane of the node that holds ``key``, made from the client's own connection
+        settings without their socket timeout (the lane times its calls itself); None while
+        the cluster client knows no node for its slot (its own call finds one, or fails)."""
+        if isinstance(self.redis, RedisCluster):
+            node = self.redis.get_node_from_key(key)
+            if node is None:
+                return "", None
+            name, cls, kwargs = node.name, node.connection_class, node.connection_kwargs
+        else:
+            pool = self.redis.connection_pool
+            name, cls, kwargs = "", pool.connection_class, pool.connection_kwargs
+        lane = self.lanes.get(name)
+        if lane is None:
+            timeout = kwargs.get("socket_timeout") or LANE_TIMEOUT
+            opts = {
+                **kwargs,
+                "socket_timeout": None,
+                "socket_connect_timeout": timeout,
+                "client_name": "meja-lane",  # CLIENT LIST tells the lanes apart
+            }
+            lane = self.lanes[name] = Lane(lambda: cls(**opts), timeout)
+        return name, lane
 
     def _settle(self, tid: str, doc: dict[str, Any], reply: list) -> CasResult:
         status = reply[0].decode()

@@ -45,6 +45,7 @@ async def test_the_app_writes_to_the_primary_a_sentinel_names(tmp_path):
             store = TableStore(redis, Keys("sentinel:"), stream_len=10, command_ttl=60)
             assert (await store.cas("t1", 0, {"n": 1}, events=[], live="+1")).status == "ok"
             assert (await store.load("t1")).doc == {"n": 1}
+            await store.close()
         assert _ping(primary, "hget", Keys("sentinel:").table("t1"), "v").strip() == "1"
     finally:
         for proc in procs:

@@ -13,7 +13,9 @@ from app.store.tables import TableStore
 
 @pytest.fixture
 async def store(live_redis, live_prefix):
-    return TableStore(live_redis, Keys(live_prefix), stream_len=3, command_ttl=60)
+    store = TableStore(live_redis, Keys(live_prefix), stream_len=3, command_ttl=60)
+    yield store
+    await store.close()
 
 
 async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):

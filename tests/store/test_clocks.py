@@ -35,3 +35,4 @@ async def test_two_sweepers_run_each_due_deadline_of_every_bucket_exactly_once(
         if not any(ran) and len(runs) == len(tids):
             break
     assert runs == Counter({tid: 1 for tid in tids})
+    await store.close()

@@ -21,7 +21,9 @@ from app.store.tables import SCRIPTS, NotReplicated, TableStore
 
 @pytest.fixture
 async def store(live_redis, live_prefix):
-    return TableStore(live_redis, Keys(live_prefix), stream_len=10, command_ttl=60)
+    store = TableStore(live_redis, Keys(live_prefix), stream_len=10, command_ttl=60)
+    yield store
+    await store.close()
 
 
 def test_every_key_of_the_cas_script_is_in_the_slot_of_the_tables_bucket(store):

@@ -27,6 +27,7 @@ async def hub(live_redis, live_prefix):
     await hub.join("t1", object())  # a socket of this process watches the table
     yield hub
     await hub.stop()
+    await store.close()
 
 
 def another_process(hub: Hub) -> TableStore:
@@ -37,7 +38,9 @@ def another_process(hub: Hub) -> TableStore:
 
 async def test_its_own_change_is_dispatched_from_the_reply_and_its_echo_skipped(hub):
     await hub.store.cas("t1", 0, {"a": 1}, events=[{"type": "created"}])
-    await another_process(hub).cas("t1", 1, {"a": 2}, events=[{"type": "moved"}])
+    other = another_process(hub)
+    await other.cas("t1", 1, {"a": 2}, events=[{"type": "moved"}])
+    await other.close()
     await asyncio.sleep(0.3)  # room for the echo of the first, had it not been skipped
     assert hub.got == [
         {"t": "t1", "v": 1, "e": [{"type": "created"}]},
