@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import orjson
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -382,6 +383,7 @@ class TableStore:
         """The lane of the node that holds ``key``, made from the client's own connection
         settings without their socket timeout (the lane times its calls itself); None while
         the cluster client knows no node for its slot (its own call finds one, or fails)."""
+        cls: type[AbstractConnection]
         if isinstance(self.redis, RedisCluster):
             node = self.redis.get_node_from_key(key)
             if node is None:
