@@ -9,11 +9,13 @@ unsubscribes). Every compare-and-set publishes ``{"t", "v", "o", "e"}`` (the new
 writer and its public events); chat publishes ``{"t", "chat"}`` (and keeps the line,
 ``Keys.chat``); presence publishes ``{"t", "presence"}`` when a player's sockets come or go
 (presence.py).
-A compare-and-set's publication names the process that wrote it (``"o"``, the hub's
-``origin``): that process skips the echo and dispatches the change from the script's reply
-instead (``TableStore.on_written``), so its own sockets hear it one pub/sub hop sooner and it
-parses nothing back; a write whose reply was lost (the connection cut after the script ran, or
-too few replicas acknowledged it) re-reads the table for them (``on_unsure``).
+The writing process dispatches its change from the script's reply (``TableStore.on_written``),
+so its own sockets hear it without a pub/sub hop. The change is published only when another
+process watches the table: the hub keeps the table's set of watching processes (their
+``origin``) as its first socket there comes and its last goes (``TableStore.watching``), and
+the publication names its writer (``"o"``), whose hub skips the echo when it does get one (it
+watches the table too). A write whose reply was lost (the connection cut after the script ran,
+or too few replicas acknowledged it) re-reads the table for its sockets (``on_unsure``).
 The hub records the latest version it heard for the store's cache, then hands the message to
 ``deliver(tid, message, sockets)``, serialised per table so sockets see versions in order. The
 payloads carry no view: each socket's view is computed locally for its own seat.
@@ -97,6 +99,7 @@ class Hub:
         if tid not in self.sockets:
             self.sockets[tid] = set()
             await self._channels.subscribe(self.keys.channel(tid))
+            await self.store.watching([tid])  # after subscribing, before the load below
         self.sockets[tid].add(sock)
         self.store.watch(tid)
         snap = await self.store.snapshot(tid, fresh=True)  # after subscribing: none is missed
@@ -115,6 +118,8 @@ class Hub:
             self._locks.pop(tid, None)
             assert self._channels is not None
             await self._channels.unsubscribe(self.keys.channel(tid))
+            if tid not in self.sockets:  # no socket came back meanwhile
+                await self.store.watching([tid], False)
 
     async def publish_chat(
         self, tid: str, chat: dict[str, Any], *, keep: int, keep_seconds: int
@@ -162,7 +167,9 @@ class Hub:
     async def _resync(self, channels: list[str]) -> None:
         """Channels subscribed again after a gap: announce each table's current version
         without its events, so the fan-out reads whatever the sockets missed."""
-        for tid in [t for t in self.sockets if self.keys.channel(t) in channels]:
+        tids = [t for t in self.sockets if self.keys.channel(t) in channels]
+        await self.store.watching(tids)  # the failed node's copy may have lost them
+        for tid in tids:
             snap = await self.store.snapshot(tid, fresh=True)
             if snap is not None:
                 self._dispatch({"t": tid, "v": snap.v})

@@ -70,6 +70,11 @@ class Keys:
         lapses by itself (app/store/presence.py)."""
         return f"{self.base(tid)}:presence"
 
+    def watchers(self, tid: str) -> str:
+        """Set: the processes (their hubs' origins) with sockets at the table. A change is
+        published only when a process other than its writer is in it (scripts/cas.lua)."""
+        return f"{self.base(tid)}:watchers"
+
     def channel(self, tid: str) -> str:
         """Pub/sub channel announcing each new version of the table (a shard channel on a
         cluster: it has the table's slot)."""

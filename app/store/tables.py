@@ -4,10 +4,12 @@ A table is one hash ``{v, doc, at}``: the version, the JSON table document (seat
 dumped game state, the clock) and ``at``, the table's next deadline (its own copy of its clock
 entry). Every change goes through ``cas`` (scripts/cas.lua), which checks the version and writes
 the document, the command id, the events, the outbox entries, the action log, the deadline and
-the publication in one atomic step. The publication names the writing process (``origin``):
-its hub skips that echo and fans out from the reply instead (``on_written``), so the writer's
-own sockets hear a change one pub/sub hop sooner and the process does not parse it back; a
-write whose reply was lost (``on_unsure``) is re-read for them.
+the publication in one atomic step. The writing process (``origin``) fans out from the reply
+(``on_written``), so its own sockets hear a change without a pub/sub hop; the change is
+published, naming its writer, only when another process watches the table (``Keys.watchers``,
+which the hub keeps: ``watching``), so a table whose sockets are all on one process (the proxy
+sends a table's sockets to one replica) costs no publication and no echo to parse. A write
+whose reply was lost (``on_unsure``) is re-read for the writer's sockets.
 
 Redis Cluster (README "Past one machine"): the script touches only keys with the table's bucket
 tag (app/store/keys.py), and that includes the indexes a change moves the table in: its
@@ -162,6 +164,17 @@ class TableStore:
             return snap
         return None
 
+    async def watching(self, tids: list[str], watched: bool = True) -> None:
+        """Say that this process watches these tables (or no longer does), so that the
+        changes other processes make are published for it. Said again at every presence beat
+        (app/ws/presence.py): a set lost to a failover is whole again within a beat. A process
+        that died stays listed until the table closes: its tables' changes are published for
+        nobody, as they all were before."""
+        op = "SADD" if watched else "SREM"
+        keys = [self.keys.watchers(tid) for tid in tids]
+        # on the lanes: in the order said (a leave's SREM never overtakes the next join's SADD)
+        await self._trip(asyncio.gather(*(self._call(k, op, k, self.origin) for k in keys)))
+
     async def load_many(self, tids: list[str]) -> list[Snapshot]:
         if not tids:
             return []
@@ -261,6 +274,7 @@ class TableStore:
             k.live(b),
             k.outboxes(b),
             k.channel(tid),
+            k.watchers(tid),
             *(k.lobby(b, f) for f in unlist),
             *(k.lobby(b, f) for f in list_),
         ]
@@ -348,20 +362,19 @@ class TableStore:
 
     async def _write(self, keys: list[str], args: list) -> list:
         """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the
-        same connection (one pipeline: one round trip to the table's node). Without, on the
-        node's lane (app/store/lane.py); where the lane cannot (a lost connection, a slot that
-        moved) through the client's own call, and the table is re-read for the sockets: the
-        lane's write may have been applied before it failed."""
+        same connection (one pipeline: one round trip to the table's node); without, on the
+        node's lane (app/store/lane.py), the table re-read for the sockets should the lane
+        fail (``_call``)."""
         if not self.wait_replicas:
-            name, lane = self._lane(keys[0])
-            if lane is not None:
-                try:
-                    return await lane.call("EVALSHA", self._cas.sha, len(keys), *keys, *args)
-                except FALLBACK:
-                    if self.lanes.get(name) is lane:
-                        del self.lanes[name]
-                    self.on_unsure(args[0])
-            return await self.redis.evalsha(self._cas.sha, len(keys), *keys, *args)
+            return await self._call(
+                keys[0],
+                "EVALSHA",
+                self._cas.sha,
+                len(keys),
+                *keys,
+                *args,
+                unsure=lambda: self.on_unsure(args[0]),
+            )
         async with self.redis.pipeline(transaction=False) as pipe:
             # (execute_command: a cluster pipeline blocks ``evalsha`` by name, not the command)
             pipe.execute_command("EVALSHA", self._cas.sha, len(keys), *keys, *args)
@@ -378,6 +391,21 @@ class TableStore:
         if written and (isinstance(acked, Exception) or acked < self.wait_replicas):
             raise NotReplicated(f"{acked!r} of {self.wait_replicas} replicas acknowledged")
         return reply
+
+    async def _call(self, key: str, *args: Any, unsure: Callable[[], None] | None = None) -> Any:
+        """A command on the lane of ``key``'s node; where the lane cannot (a lost connection,
+        a slot that moved), the client's own call, after ``unsure()``: the lane's write may
+        have been applied before it failed."""
+        name, lane = self._lane(key)
+        if lane is not None:
+            try:
+                return await lane.call(*args)
+            except FALLBACK:
+                if self.lanes.get(name) is lane:
+                    del self.lanes[name]
+                if unsure is not None:
+                    unsure()
+        return await self.redis.execute_command(*args)
 
     def _lane(self, key: str) -> tuple[str, Lane | None]:
         """The lane of the node that holds ``key``, made from the client's own connection

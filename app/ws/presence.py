@@ -6,7 +6,8 @@ arrival and departure (the first and last socket of a player at a table on this 
 message sent to each local socket when the set changes, and ``forever``, the process's
 heartbeat of its sockets: every quarter of ``presence_seconds`` it refreshes the players whose
 sockets were heard from within ``presence_seconds`` (the browser pings every 10 s) and tells
-its sockets when someone lapsed (a socket silent too long, or a process that died).
+its sockets when someone lapsed (a socket silent too long, or a process that died). The same
+beat says again which tables the process watches (``TableStore.watching``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class PresenceKeeper:
         }
         for tid, online in (await self.live.presence.refresh(present)).items():
             self.tell(tid, online, tables[tid])
+        await self.live.store.watching(list(tables))  # a set a failover lost, whole again
 
     def _others(self, tid: str, conn: Any) -> bool:
         return any(c.pid == conn.pid for c in self.live.hub.sockets.get(tid, ()) if c is not conn)

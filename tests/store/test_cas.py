@@ -25,6 +25,7 @@ async def test_cas_writes_everything_at_once_and_counts_one_round_trip(store):
     await pubsub.get_message(timeout=1)  # the subscribe confirmation
     before = store.round_trips
     store.origin = "p1"
+    await redis.sadd(keys.watchers("t1"), "p2")  # another process watches: it is published
     res = await store.cas(
         "t1",
         0,

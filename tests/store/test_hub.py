@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import orjson
 import pytest
 
 from app.store.hub import Hub
@@ -55,3 +56,32 @@ async def test_a_change_written_without_its_acknowledgement_is_read_again(hub):
     await asyncio.sleep(0.3)
     # its echo was ours (skipped): the table's version read again, the fan-out reads the events
     assert hub.got == [{"t": "t1", "v": 1}]
+
+
+async def test_a_change_is_published_only_while_another_process_watches_its_table(hub, redis_mode):
+    """A table whose sockets are all on its writer's process (the proxy sends a table's
+    sockets to one replica) costs no publication; another process that watches it gets every
+    change from then on, until it stops watching."""
+    if redis_mode == "cluster":
+        pytest.skip("a plain subscription (a cluster's are shard channels)")
+    pubsub = hub.redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(hub.keys.channel("t1"))
+
+    async def published() -> list[int]:
+        out = []
+        while (msg := await pubsub.get_message(timeout=0.3)) is not None:
+            out.append(orjson.loads(msg["data"])["v"])
+        return out
+
+    other = another_process(hub)
+    await hub.store.cas("t1", 0, {"a": 1}, events=[])
+    assert await published() == []  # only its writer watches it
+    await other.watching(["t1"])
+    await hub.store.cas("t1", 1, {"a": 2}, events=[])
+    assert await published() == [2]
+    await other.watching(["t1"], False)
+    await hub.store.cas("t1", 2, {"a": 3}, events=[])
+    assert await published() == []
+    assert hub.got == [{"t": "t1", "v": v, "e": []} for v in (1, 2, 3)]  # all dispatched here
+    await pubsub.aclose()
+    await other.close()

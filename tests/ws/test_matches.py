@@ -66,8 +66,10 @@ class Published:
 
 
 async def listen(srv) -> Published:
-    """What is published on the table channels. Shard channels (a cluster) have no patterns:
-    there, what the hub hears of them (it hears every version of a table it has sockets for)."""
+    """What is published on the table channels. A change is published only when another
+    process watches its table: the test says it does, for every table the server watches.
+    Shard channels (a cluster) have no patterns: there, what the hub hears of them and
+    dispatches from its own writes (every version of a table it has sockets for)."""
     hub = srv.live.hub
     if hub.sharded:
         published, dispatch = Published(), hub._dispatch
@@ -79,6 +81,14 @@ async def listen(srv) -> Published:
 
         hub._dispatch = heard
         return published
+    store, watching = srv.live.store, srv.live.store.watching
+
+    async def also_the_test(tids, watched=True):
+        await watching(tids, watched)
+        for tid in tids:
+            await srv.live.redis.sadd(store.keys.watchers(tid), "the-test")
+
+    store.watching = also_the_test
     pubsub = srv.live.redis.pubsub()
     await pubsub.psubscribe(f"{srv.settings.key_prefix}t:*")
     return Published(pubsub)

@@ -4,14 +4,16 @@
 -- KEYS: 1 table hash, 2 event stream, 3 outbox stream, 4 action log, 5 command key (one per
 --       player and command id: another player's move that reused an id is its own command),
 --       6 the bucket's clocks zset, 7 its live zset, 8 its outboxes set, 9 the table's channel,
---       then the lobby facets the table leaves (n unlist), then those it joins (n list)
+--       10 the processes watching the table (a set of origins, app/store/hub.py), then the
+--       lobby facets the table leaves (n unlist), then those it joins (n list)
 -- ARGV: 1 table id, 2 expected version, 3 new doc, 4 has command ("1"/"0"), 5 events (JSON
 --       array), 6 deadline ms ("" = none; kept as the hash's field "at"), 7 sharded pub/sub
 --       ("1": SPUBLISH), 8 stream length, 9 command ttl s, 10 expire s ("" = none: the table
 --       closes), 11 registry ("+<created ms>": a new table, "-": it closed, "": unchanged),
 --       12 n unlist, 13 n list, 14 the listed facets' scores (space-separated, in their
 --       order), 15 n outbox, outbox..., n log, log..., log ttl, the writing process's origin
---       (in the publication: that process fans out from this reply and skips its own echo)
+--       (that process fans out from this reply: the change is published only when another
+--       process watches the table, and names its writer)
 -- Returns {"ok", v} | {"dup", first v} | {"stale", v, doc}.
 if ARGV[4] == "1" then
   local first = redis.call("GET", KEYS[5])
@@ -41,10 +43,10 @@ elseif ARGV[11] ~= "" then
   redis.call("SADD", KEYS[8], tid)
 end
 local n_unlist, n_list = tonumber(ARGV[12]), tonumber(ARGV[13])
-for j = 1, n_unlist do redis.call("ZREM", KEYS[9 + j], tid) end
+for j = 1, n_unlist do redis.call("ZREM", KEYS[10 + j], tid) end
 local scores = {}
 for s in string.gmatch(ARGV[14], "%S+") do scores[#scores + 1] = tonumber(s) end
-for j = 1, n_list do redis.call("ZADD", KEYS[9 + n_unlist + j], scores[j], tid) end
+for j = 1, n_list do redis.call("ZADD", KEYS[10 + n_unlist + j], scores[j], tid) end
 if ARGV[4] == "1" then
   redis.call("SET", KEYS[5], nv, "EX", tonumber(ARGV[9]))
 end
@@ -59,8 +61,12 @@ if n_log > 0 then redis.call("EXPIRE", KEYS[4], tonumber(ARGV[i + n_log + 1])) e
 if ARGV[10] ~= "" then
   redis.call("EXPIRE", KEYS[1], tonumber(ARGV[10]))
   redis.call("EXPIRE", KEYS[2], tonumber(ARGV[10]))
+  redis.call("EXPIRE", KEYS[10], tonumber(ARGV[10]))
 end
 local origin = ARGV[i + n_log + 2]
-local message = '{"t":"' .. tid .. '","v":' .. nv .. ',"o":"' .. origin .. '","e":' .. ARGV[5] .. '}'
-redis.call(ARGV[7] == "1" and "SPUBLISH" or "PUBLISH", KEYS[9], message)
+local watchers = redis.call("SCARD", KEYS[10])
+if watchers > 1 or (watchers == 1 and redis.call("SISMEMBER", KEYS[10], origin) == 0) then
+  local message = '{"t":"' .. tid .. '","v":' .. nv .. ',"o":"' .. origin .. '","e":' .. ARGV[5] .. '}'
+  redis.call(ARGV[7] == "1" and "SPUBLISH" or "PUBLISH", KEYS[9], message)
+end
 return {"ok", tostring(nv)}
