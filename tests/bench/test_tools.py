@@ -128,6 +128,27 @@ def test_redis_node_runs_the_cas_shaped_script_and_reports_its_cpu():
     assert '"GET","' in out.stdout
 
 
+def test_lane_compares_the_client_cpu_of_both_calls(spare_redis):
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "lane.py"),
+            "--redis-url",
+            spare_redis,
+            "--calls",
+            "400",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    rows = re.findall(r"^\s+(\d) \|\s+([0-9.]+) \|\s+([0-9.]+)$", out.stdout, re.M)
+    assert [r[0] for r in rows] == ["1", "2", "4"], out.stdout
+    assert all(float(r[1]) > 0 and float(r[2]) > 0 for r in rows)
+
+
 async def test_the_outbox_backlog_reads_the_servers_own_streams(redis_url_or_socket, prefix):
     """load.py's outbox lag is read from the streams the server writes (bucket-tagged keys):
     an entry waiting there is counted, with its age."""
