@@ -110,7 +110,8 @@ class Lane:
             except ResponseError as err:  # an error reply answers its call only
                 reply = err
             except Exception as err:
-                self._break(err)
+                if conn is self._conn:  # not a connection the lane already gave up on
+                    self._break(err)
                 return
             if not self._waiting:  # a reply nobody asked for: the stream is out of step
                 self._break(RedisConnectionError("unexpected reply on the lane"))
