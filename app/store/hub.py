@@ -5,7 +5,7 @@ The control channel (``Keys.control``) carries messages for every process, hande
 (app/services/sessions.py), so each process closes that player's sockets at once.
 
 A socket joins its table's channel here (the first local socket subscribes, the last one
-unsubscribes). Every compare-and-set publishes ``{"t", "v", "o", "e"}`` (the new version, its
+unsubscribes). A compare-and-set publishes ``{"t", "v", "o", "e"}`` (the new version, its
 writer and its public events); chat publishes ``{"t", "chat"}`` (and keeps the line,
 ``Keys.chat``); presence publishes ``{"t", "presence"}`` when a player's sockets come or go
 (presence.py).

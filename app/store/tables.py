@@ -170,6 +170,8 @@ class TableStore:
         (app/ws/presence.py): a set lost to a failover is whole again within a beat. A process
         that died stays listed until the table closes: its tables' changes are published for
         nobody, as they all were before."""
+        if not tids:  # no round trip to count
+            return
         op = "SADD" if watched else "SREM"
         keys = [self.keys.watchers(tid) for tid in tids]
         # on the lanes: in the order said (a leave's SREM never overtakes the next join's SADD)
