@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import ledger
 from app.db.ledger import Leg, stack_account
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
-from app.games.base import Payment, Step
+from app.games.base import Payment, Ruleset, Step
 from app.games.registry import get_ruleset
 from app.services import stats_write
 from app.services.money import cash_out_in, mark_seated_in
@@ -62,6 +62,12 @@ def _dumps(entry: dict) -> str:
     return orjson.dumps(entry).decode()
 
 
+def recorded(rs: Ruleset, step: Step) -> bool:
+    """Whether a step makes outbox entries: payments, rounds ended, or the match over. Most
+    moves make none, and their callers then build no context (and read no clock)."""
+    return bool(step.payments or step.rounds) or rs.to_act(step.state) is None
+
+
 def outbox_entries(
     ctx: MatchContext, version: int, step: Step, log: Sequence[Mapping[str, Any]]
 ) -> list[str]:
@@ -71,9 +77,9 @@ def outbox_entries(
     ``{"seat", "v", "action"}`` per move; it is only read when the step ends the match.
     """
     rs = get_ruleset(ctx.game)
+    if not recorded(rs, step):
+        return []
     outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
-    if not step.payments and not step.rounds and outcome is None:
-        return []  # most moves: nothing to record (and no clock to read)
     t, m, at, players = ctx.table_id, ctx.match_no, _now(), list(ctx.players)
     rules = getattr(step.state, "options", None)  # parsed: with the defaults filled in
     rules = rules if isinstance(rules, Mapping) else ctx.options

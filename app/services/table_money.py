@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.registry import get_ruleset
 from app.services import results
 from app.services.table_doc import TableStatus
 
@@ -48,7 +49,8 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
             )
         elif seat.get("buy_in"):
             out.append(results.seated_entry(tid, seat["buy_in"]))
-    if ch.steps:
+    rs = get_ruleset(doc["game"])
+    if any(results.recorded(rs, step) for step in ch.steps):
         occupants = _occupants(before_doc, ch)
         players = [occupants[p]["player"] if p in occupants else None for p in doc["players"]]
         ctx = results.MatchContext(

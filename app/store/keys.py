@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 BUCKETS = 64
 
@@ -29,7 +30,16 @@ def bucket_of(tid: str) -> int:
 
 
 def tag(bucket: int) -> str:
-    return f"{{b{bucket:02d}}}"
+    return _TAGS[bucket]
+
+
+_TAGS = tuple(f"{{b{b:02d}}}" for b in range(BUCKETS))
+
+
+@lru_cache(maxsize=1 << 14)
+def _base(prefix: str, tid: str) -> str:
+    """Kept: a move names eight of its table's keys (scripts/cas.lua), each from this."""
+    return f"{prefix}t:{_TAGS[bucket_of(tid)]}:{tid}"
 
 
 @dataclass(frozen=True)
@@ -37,7 +47,7 @@ class Keys:
     prefix: str
 
     def base(self, tid: str) -> str:
-        return f"{self.prefix}t:{tag(bucket_of(tid))}:{tid}"
+        return _base(self.prefix, tid)
 
     def table(self, tid: str) -> str:
         """Hash: ``v`` (version), ``doc`` (the JSON table document) and ``at`` (next deadline)."""

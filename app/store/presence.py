@@ -12,6 +12,7 @@ there. The key itself expires too, so a table nobody watches leaves nothing behi
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from typing import Any
@@ -26,6 +27,7 @@ class Presence:
         self.store, self.redis, self.keys = store, store.redis, store.keys
         self.ttl_ms = int(ttl * 1000)
         self.process = uuid.uuid4().hex[:12]  # this process's part of every member it writes
+        self._refresh = store.script("presence.lua")
 
     def _member(self, pid: Any) -> str:
         return f"{pid}/{self.process}"
@@ -45,25 +47,20 @@ class Presence:
 
     async def refresh(self, present: dict[str, set[Any]]) -> dict[str, set[int]]:
         """Extend this process's members (``present``: table -> players it holds a live
-        socket for), drop the lapsed ones, and read who is present at each of those tables,
-        in one round trip."""
-        if not present:
-            return {}
-        exp, now = self._exp(), _now()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for tid, pids in present.items():
-                key = self.keys.presence(tid)
-                if pids:
-                    pipe.zadd(key, {self._member(p): exp for p in pids})
-                pipe.zremrangebyscore(key, "-inf", now)
-                pipe.pexpire(key, 2 * self.ttl_ms)
-                pipe.zrangebyscore(key, now, "+inf")
-            rows = await pipe.execute()
-        out, i = {}, 0
-        for tid, pids in present.items():
-            i += 4 if pids else 3
-            out[tid] = _players(rows[i - 1])
-        return out
+        socket for), drop the lapsed ones, and read who is present at each of those tables:
+        one script per table (scripts/presence.lua), all in flight at once on the lanes."""
+        exp, now, ttl = self._exp(), _now(), 2 * self.ttl_ms
+        rows = await asyncio.gather(
+            *(
+                self.store.run_script(
+                    self._refresh,
+                    [self.keys.presence(tid)],
+                    [now, exp, ttl, *(self._member(p) for p in pids)],
+                )
+                for tid, pids in present.items()
+            )
+        )
+        return {tid: _players(got) for tid, got in zip(present, rows)}
 
     async def _change(self, tid: str, op) -> None:
         key = self.keys.presence(tid)

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import orjson
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
+from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -104,7 +105,7 @@ class TableStore:
         self.heard: dict[str, int] = {}  # latest version announced on pub/sub, watched tables
         # this process's compare-and-sets in flight (futures: waiting on them costs no task)
         self.writing: dict[str, list[asyncio.Future]] = {}
-        self._cas = redis.register_script((SCRIPTS / "cas.lua").read_text())
+        self._cas = self.script("cas.lua")
         self.lanes: dict[str, Lane] = {}  # by node name ("" for a single server)
 
     async def close(self) -> None:
@@ -353,14 +354,27 @@ class TableStore:
                 self.writing.pop(tid, None)
 
     async def _send(self, keys: list[str], args: list) -> list:
-        """The script's reply; where the server lacks the script (first use on this server, or
-        its script cache was flushed: a replica promoted by a failover) it is loaded once (not
-        counted: a one-time cost like opening the connection)."""
+        return await self._trip(self._loaded(self._cas, lambda: self._write(keys, args)))
+
+    async def _loaded(self, script: AsyncScript, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()``'s reply; where the server lacks the script (first use on this server, or
+        its script cache was flushed: a replica promoted by a failover) it is loaded once and
+        called again (one round trip all the same: a one-time cost like opening a connection)."""
         try:
-            return await self._trip(self._write(keys, args))
+            return await call()
         except NoScriptError:
-            await self.redis.script_load(self._cas.script)
-            return await self._write(keys, args)
+            await self.redis.script_load(script.script)
+            return await call()
+
+    async def run_script(self, script: AsyncScript, keys: list[str], args: list) -> Any:
+        """A script whose keys share one slot, on their node's lane (not counted as a round
+        trip: the callers are the process's background beats, not a player's action)."""
+        call = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        return await self._loaded(script, lambda: self._call(keys[0], *call))
+
+    def script(self, name: str) -> AsyncScript:
+        """One of scripts/, registered with the client (``run_script`` runs it)."""
+        return self.redis.register_script((SCRIPTS / name).read_text())
 
     async def _write(self, keys: list[str], args: list) -> list:
         """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the

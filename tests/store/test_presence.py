@@ -1,0 +1,49 @@
+"""Presence across processes (app/store/presence.py): each process refreshes its own members of
+a table's set and reads everyone's, with one script call per table (scripts/presence.lua), on a
+single Redis and on the cluster."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.store.keys import Keys
+from app.store.presence import Presence
+from app.store.tables import TableStore
+
+
+@pytest.fixture
+async def stores(live_redis, live_prefix):
+    """Two processes' stores on one Redis (or cluster)."""
+    made = [TableStore(live_redis, Keys(live_prefix), stream_len=10, command_ttl=60) for _ in "ab"]
+    yield made
+    for store in made:
+        await store.close()
+
+
+async def test_a_refresh_reads_every_process_s_players_and_drops_the_lapsed(stores, live_redis):
+    a, b = (Presence(store, ttl=0.5) for store in stores)
+    tables = ["pres01", "pres02", "pres03"]
+    assert await a.refresh({tables[0]: {1, 2}, tables[1]: {5}}) == {
+        tables[0]: {1, 2},
+        tables[1]: {5},
+    }
+    # b holds player 3 at the first table, and at the third only a spectator (no player)
+    seen = await b.refresh({tables[0]: {3}, tables[2]: set()})
+    assert seen == {tables[0]: {1, 2, 3}, tables[2]: set()}
+    assert 0 < await live_redis.pttl(a.keys.presence(tables[0])) <= 1000  # 2 x ttl
+    await asyncio.sleep(0.6)  # a stops refreshing (its process died): its players lapse
+    assert await b.refresh({tables[0]: {3}}) == {tables[0]: {3}}
+    assert await live_redis.zcard(a.keys.presence(tables[0])) == 1  # dropped, not only hidden
+
+
+async def test_a_refresh_loads_its_script_where_the_server_lost_it(stores, live_redis):
+    """A failover's promoted replica, or a SCRIPT FLUSH, has no script: it is loaded again."""
+    presence = Presence(stores[0], ttl=5)
+    assert await presence.refresh({"pres04": {7}}) == {"pres04": {7}}
+    await live_redis.script_flush()
+    assert await presence.refresh({"pres04": {7}, "pres05": {8}}) == {
+        "pres04": {7},
+        "pres05": {8},
+    }
