@@ -1,7 +1,7 @@
 """The outbox's database side: a batch of entries written in one transaction.
 
 The consumer (app/store/outbox.py) knows only Redis; it is given ``RecordWriter`` as its
-``write``, which applies each entry with ``results.apply_entry`` and maps an unreachable
+``write``, which applies the entries with ``results.apply_entries`` and maps an unreachable
 database to ``DatabaseUnavailable`` (the entries stay pending and are retried).
 """
 
@@ -44,11 +44,9 @@ class RecordWriter:
             async with self.sessions.begin() as session:
                 session.info["ids"] = self.ids
                 ledger.defer_inserts(session)  # the batch's rows go in one statement per table
-                written = []
-                for entry in entries:
-                    written.append(await results.apply_entry(session, entry))
-                    if self.fault:
-                        self.fault("write", entry)
+                fault = self.fault
+                after = (lambda entry: fault("write", entry)) if fault else None
+                written = await results.apply_entries(session, entries, after)
                 await ledger.flush_inserts(session)
         except TRANSIENT as err:
             raise DatabaseUnavailable(f"database unavailable: {err}") from err

@@ -26,7 +26,7 @@ backstop. The stream of a closed table (or one whose keys expired) is deleted an
 it is empty (under WATCH, so an entry added meanwhile is never lost).
 The entries of one read (one XREADGROUP or XAUTOCLAIM reply) are written in ONE database
 transaction (the ``write`` it is given: app/services/records.py, which calls
-``results.apply_entry`` for each, in stream order), committed, and only then
+``results.apply_entries``, in stream order), committed, and only then
 XACKed and XDELed together. A consumer that dies between reading and committing, or between
 committing and acknowledging, leaves the entries pending; after ``min_idle_ms`` any consumer
 takes them over with XAUTOCLAIM and writes them again, which changes nothing where they were

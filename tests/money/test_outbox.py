@@ -226,7 +226,7 @@ async def test_a_batch_with_an_entry_written_before_and_a_malformed_one_writes_t
         await table.play_round(seed, "bet")
     entries = [fields["e"] for _, fields in await redis.xrange(table.stream)]
     async with sessions.begin() as s:  # committed before, never acknowledged (a crash)
-        assert await results.apply_entry(s, orjson.loads(entries[1]))
+        assert await results.apply_entries(s, [orjson.loads(entries[1])]) == [True]
     consumer = outbox_consumer(redis, sessions, prefix=prefix, count=1000)
     batches = []
     write = consumer._write
