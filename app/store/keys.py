@@ -18,8 +18,12 @@ the prefix holds no braces, so only the bucket decides the slot.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
+
+T = TypeVar("T")
 
 BUCKETS = 64
 
@@ -27,6 +31,15 @@ BUCKETS = 64
 def bucket_of(tid: str) -> int:
     """The table's bucket: crc32 of its id (the same in every process, unlike ``hash``)."""
     return zlib.crc32(tid.encode()) % BUCKETS
+
+
+def by_bucket(items: Iterable[T], table: Callable[[T], str] = str) -> dict[int, list[T]]:
+    """Items (table ids, or keys whose ``table`` gives one) grouped by bucket: one slot each,
+    so one script or one multi-stream read takes a bucket's keys together."""
+    groups: dict[int, list[T]] = {}
+    for item in items:
+        groups.setdefault(bucket_of(table(item)), []).append(item)
+    return groups
 
 
 def tag(bucket: int) -> str:

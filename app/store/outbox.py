@@ -62,7 +62,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError, WatchError
 
 from .connection import Client
-from .keys import BUCKETS, Keys, bucket_of
+from .keys import BUCKETS, Keys, bucket_of, by_bucket
 
 log = logging.getLogger("meja.outbox")
 
@@ -261,11 +261,8 @@ class OutboxConsumer:
                 self.group, self.name, {k: start for k in keys}, count=self.count, block=block
             )
             return await self._settle(_entries(reply))
-        by_bucket: dict[int, list[str]] = {}
-        for key in keys:
-            by_bucket.setdefault(bucket_of(Keys.table_of_outbox(key)), []).append(key)
         async with self.redis.pipeline(transaction=False) as pipe:
-            for some in by_bucket.values():
+            for some in by_bucket(keys, Keys.table_of_outbox).values():
                 pipe.xreadgroup(self.group, self.name, {k: start for k in some}, count=self.count)
             replies = await pipe.execute()
         done = 0

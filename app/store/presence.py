@@ -18,6 +18,7 @@ import uuid
 from typing import Any
 
 from .connection import announce
+from .keys import by_bucket
 from .tables import TableStore
 
 
@@ -48,19 +49,26 @@ class Presence:
     async def refresh(self, present: dict[str, set[Any]]) -> dict[str, set[int]]:
         """Extend this process's members (``present``: table -> players it holds a live
         socket for), drop the lapsed ones, and read who is present at each of those tables:
-        one script per table (scripts/presence.lua), all in flight at once on the lanes."""
+        one script per bucket (scripts/presence.lua), all in flight at once on the lanes."""
         exp, now, ttl = self._exp(), _now(), 2 * self.ttl_ms
-        rows = await asyncio.gather(
-            *(
-                self.store.run_script(
-                    self._refresh,
-                    [self.keys.presence(tid)],
-                    [now, exp, ttl, *(self._member(p) for p in pids)],
-                )
-                for tid, pids in present.items()
-            )
+        groups = list(by_bucket(present).values())
+        replies = await asyncio.gather(
+            *(self._bucket(tids, present, now, exp, ttl) for tids in groups)
         )
-        return {tid: _players(got) for tid, got in zip(present, rows)}
+        return {
+            tid: _players(rows)
+            for tids, reply in zip(groups, replies)
+            for tid, rows in zip(tids, reply)
+        }
+
+    async def _bucket(
+        self, tids: list[str], present: dict[str, set[Any]], now: int, exp: int, ttl: int
+    ) -> list[list[bytes]]:
+        args: list[Any] = [now, exp, ttl]
+        for tid in tids:
+            args += [len(present[tid]), *(self._member(p) for p in present[tid])]
+        keys = [self.keys.presence(tid) for tid in tids]
+        return await self.store.run_script(self._refresh, keys, args)
 
     async def _change(self, tid: str, op) -> None:
         key = self.keys.presence(tid)

@@ -43,7 +43,7 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .connection import Client
-from .keys import BUCKETS, Keys, bucket_of
+from .keys import BUCKETS, Keys, bucket_of, by_bucket
 from .lane import FALLBACK, Lane
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -106,6 +106,7 @@ class TableStore:
         # this process's compare-and-sets in flight (futures: waiting on them costs no task)
         self.writing: dict[str, list[asyncio.Future]] = {}
         self._cas = self.script("cas.lua")
+        self._watchers = self.script("watchers.lua")
         self.lanes: dict[str, Lane] = {}  # by node name ("" for a single server)
 
     async def close(self) -> None:
@@ -174,9 +175,11 @@ class TableStore:
         if not tids:  # no round trip to count
             return
         op = "SADD" if watched else "SREM"
-        keys = [self.keys.watchers(tid) for tid in tids]
-        # on the lanes: in the order said (a leave's SREM never overtakes the next join's SADD)
-        await self._trip(asyncio.gather(*(self._call(k, op, k, self.origin) for k in keys)))
+        groups = [[self.keys.watchers(t) for t in some] for some in by_bucket(tids).values()]
+        # a script per bucket (scripts/watchers.lua), on the lanes: in the order said (a
+        # leave's SREM never overtakes the next join's SADD)
+        calls = (self.run_script(self._watchers, keys, [op, self.origin]) for keys in groups)
+        await self._trip(asyncio.gather(*calls))
 
     async def load_many(self, tids: list[str]) -> list[Snapshot]:
         if not tids:

@@ -1,6 +1,7 @@
 """Presence across processes (app/store/presence.py): each process refreshes its own members of
-a table's set and reads everyone's, with one script call per table (scripts/presence.lua), on a
-single Redis and on the cluster."""
+a table's set and reads everyone's, with one script call per bucket (scripts/presence.lua), on a
+single Redis and on the cluster; the same beat says which tables it watches, a call per bucket
+too (scripts/watchers.lua)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 
 import pytest
 
-from app.store.keys import Keys
+from app.store.keys import BUCKETS, Keys, by_bucket
 from app.store.presence import Presence
 from app.store.tables import TableStore
 
@@ -47,3 +48,35 @@ async def test_a_refresh_loads_its_script_where_the_server_lost_it(stores, live_
         "pres04": {7},
         "pres05": {8},
     }
+
+
+def count_scripts(store: TableStore) -> list[int]:
+    """Spy on the store's script calls (the real ones still run): how many were made."""
+    calls, run = [0], store.run_script
+
+    async def counted(*args):
+        calls[0] += 1
+        return await run(*args)
+
+    store.run_script = counted  # type: ignore[method-assign]
+    return calls
+
+
+async def test_a_busy_process_s_beat_is_a_call_per_bucket_not_per_table(stores, live_redis):
+    """A beat over 300 tables is one presence script and one watchers script per bucket
+    (where a call per table made each beat a burst that held up the moves around it), and
+    every table still gets its own players and its watcher."""
+    store = stores[0]
+    presence, calls = Presence(store, ttl=5), count_scripts(store)
+    tables = {f"busy{n:03d}": {n, 1000 + n} for n in range(300)}
+    buckets = len(by_bucket(tables))
+    assert buckets <= BUCKETS < len(tables)
+    assert await presence.refresh(tables) == tables
+    assert calls[0] == buckets
+    await store.watching(list(tables))
+    assert calls[0] == 2 * buckets
+    for tid in tables:
+        assert await live_redis.sismember(store.keys.watchers(tid), store.origin)
+    await store.watching(list(tables)[:10], False)
+    assert not await live_redis.sismember(store.keys.watchers("busy000"), store.origin)
+    assert await live_redis.sismember(store.keys.watchers("busy010"), store.origin)
