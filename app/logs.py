@@ -61,14 +61,20 @@ def redact(text: str) -> str:
     return text
 
 
-@contextlib.contextmanager
-def table_context(table: str, v: int | None = None) -> Iterator[None]:
-    """Lines logged inside (in this task and tasks it starts) carry ``table`` and ``v``."""
-    token = _TABLE.set({"table": table, "v": v})
-    try:
-        yield
-    finally:
-        _TABLE.reset(token)
+class table_context:  # noqa: N801 - used as a function: ``with table_context(tid, v):``
+    """Lines logged inside (in this task and tasks it starts) carry ``table`` and ``v``. A
+    class, not a generator: every player's move enters one (bench/README.md)."""
+
+    __slots__ = ("_bound", "_token")
+
+    def __init__(self, table: str, v: int | None = None):
+        self._bound = {"table": table, "v": v}
+
+    def __enter__(self) -> None:
+        self._token = _TABLE.set(self._bound)
+
+    def __exit__(self, *exc: object) -> None:
+        _TABLE.reset(self._token)
 
 
 def request_id_for(incoming: str | None) -> str:

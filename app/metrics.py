@@ -31,12 +31,11 @@ in ``<prefix>outbox:dead``, app/store/outbox.py, waiting for an operator).
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import logging
 import platform
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 from prometheus_client import (
@@ -78,14 +77,26 @@ IO_BUCKETS = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25
 
 
 class Action:
-    """One player action being timed: the service sets its game and reply when it knows them."""
+    """One player action being timed (``with metrics.action() as probe``): the service sets its
+    game and reply when it knows them. A class, not a generator: every move enters one."""
 
-    __slots__ = ("trips", "game", "reply")
+    __slots__ = ("trips", "game", "reply", "_done", "_token", "_start")
 
-    def __init__(self) -> None:
+    def __init__(self, done: Callable[[Action, float], None]) -> None:
         self.trips = 0
         self.game = "unknown"
         self.reply: dict[str, Any] = {}
+        self._done = done
+
+    def __enter__(self) -> Action:
+        self._token = _ACTION.set(self)
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, error: type[BaseException] | None, *rest: object) -> None:
+        _ACTION.reset(self._token)
+        if error is None:  # an action that raised has no answer to count
+            self._done(self, time.perf_counter() - self._start)
 
 
 class Metrics:
@@ -225,18 +236,13 @@ class Metrics:
         event.listen(engine, "after_cursor_execute", after)
 
     # --- the action path -----------------------------------------------------------------------
-    @contextlib.contextmanager
-    def action(self) -> Iterator[Action]:
+    def action(self) -> Action:
         """Time a player's action from receipt to its answer and count its Redis round trips;
         the caller fills in ``game`` and ``reply``."""
-        action = Action()
-        token = _ACTION.set(action)
-        start = time.perf_counter()
-        try:
-            yield action
-        finally:
-            _ACTION.reset(token)
-        self.action_seconds.labels(action.game).observe(time.perf_counter() - start)
+        return Action(self._action_done)
+
+    def _action_done(self, action: Action, seconds: float) -> None:
+        self.action_seconds.labels(action.game).observe(seconds)
         if action.reply.get("type") == "ack":
             self.round_trips.observe(action.trips)
         else:

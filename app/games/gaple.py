@@ -102,8 +102,9 @@ class State:
     result: dict[str, Any] | None
     # Derived from ``hands`` (not dumped, not compared) for the hot path: each hand as a mask and
     # the union of all hands, kept up to date by every move instead of rebuilt from the tuples.
-    masks: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
-    held: int = dataclasses.field(init=False, repr=False, compare=False)
+    # The leading underscore keeps them out of orjson's dump of the state too (table_doc.seal).
+    _masks: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    _held: int = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Derive the masks (``load`` and exact deals); refuse hands a mask cannot hold."""
@@ -114,8 +115,8 @@ class State:
         held = sum(masks)
         if held.bit_count() != sum(len(h) for h in self.hands):
             raise ValueError("state.hands: a tile is held twice")
-        object.__setattr__(self, "masks", masks)
-        object.__setattr__(self, "held", held)
+        object.__setattr__(self, "_masks", masks)
+        object.__setattr__(self, "_held", held)
 
     @property
     def n(self) -> int:
@@ -261,8 +262,8 @@ class Gaple(Ruleset[State, GapleAction]):
             stacks=tuple(opts["stacks"]),
             payments=(),
             result=None,
-            masks=masks,
-            held=sum(masks),
+            _masks=masks,
+            _held=sum(masks),
         )
         return state
 
@@ -275,13 +276,13 @@ class Gaple(Ruleset[State, GapleAction]):
         line = state.line
         if not line:
             return tuple([ON_LEFT[t] for t in state.hands[seat]])
-        hand, left, right = state.masks[seat], line[0][0], line[-1][1]
+        hand, left, right = state._masks[seat], line[0][0], line[-1][1]
         plays = FIT_LEFT[left][hand & SHOWING[left]] + FIT_RIGHT[right][hand & SHOWING[right]]
         return plays or PASS_ONLY  # G-5: pass only with nothing to play
 
     def is_legal(self, state: State, seat: int, action: GapleAction) -> bool:
         """The same answer as ``action in legal_actions``, without listing them (hot path)."""
-        hand, line = state.masks[seat], state.line
+        hand, line = state._masks[seat], state.line
         if isinstance(action, Pass):
             return bool(line) and not hand & (SHOWING[line[0][0]] | SHOWING[line[-1][1]])
         if not hand & BIT.get(action.tile, 0):
@@ -334,7 +335,7 @@ class Gaple(Ruleset[State, GapleAction]):
         """G-6: the passing player pays one stake to the previous player, at once.
         None when passing is not legal (G-5: the seat can play, or nobody has opened)."""
         line = state.line
-        if not line or state.masks[seat] & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):
+        if not line or state._masks[seat] & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):
             return None
         n = len(state.hands)
         stacks = list(state.stacks)
@@ -350,7 +351,7 @@ class Gaple(Ruleset[State, GapleAction]):
         """G-4, and G-7/G-8 when the tile ends the round. None when the play is not legal."""
         t, end, line = action.tile, action.end, state.line
         bit = BIT.get(t, 0)
-        if not state.masks[seat] & bit:
+        if not state._masks[seat] & bit:
             return None
         a, b = t
         ends = None
@@ -366,21 +367,21 @@ class Gaple(Ruleset[State, GapleAction]):
                 line = line + ((t if a == right else (b, a)),)
             else:
                 return None
-        held_by, masks = list(state.hands), list(state.masks)
+        held_by, masks = list(state.hands), list(state._masks)
         held_by[seat] = T.remove(held_by[seat], t)
         masks[seat] ^= bit
         hands = tuple(held_by)
         events = ({"type": "played", "seat": seat, "tile": [a, b], "end": end},)
         if not masks[seat]:  # G-7 going out
             return self._settle(state, hands, masks, line, seat, "out", multiplier(t, ends), events)
-        held = state.held ^ bit
+        held = state._held ^ bit
         if not held & (SHOWING[line[0][0]] | SHOWING[line[-1][1]]):  # G-8 Dead-End
             winner = dead_end_winner(hands, seat)
             return self._settle(state, hands, masks, line, winner, "dead_end", "single", events)
         new = object.__new__(State)  # _successor inlined: most moves are plays
         fields = new.__dict__
         fields.update(state.__dict__)
-        fields["hands"], fields["masks"], fields["held"] = hands, tuple(masks), held
+        fields["hands"], fields["_masks"], fields["_held"] = hands, tuple(masks), held
         fields["line"], fields["turn"] = line, (seat + 1) % len(hands)
         return _new_step(Step, (new, events, (), ()))
 
@@ -421,8 +422,8 @@ class Gaple(Ruleset[State, GapleAction]):
         new, fields = _successor(state)
         fields.update(
             hands=hands,
-            masks=tuple(masks),
-            held=sum(masks),
+            _masks=tuple(masks),
+            _held=sum(masks),
             line=line,
             turn=None,
             stacks=tuple(stacks),

@@ -129,16 +129,22 @@ class Change:
         self.dirty = False  # ``state`` moved on: ``seal`` dumps it into the document
 
 
-def seal(ch: Change, rs: Ruleset) -> None:
+def seal(ch: Change) -> None:
     """Dump the change's final state into the document, once: a move with forced passes after
     it is several steps, and dumping after each one was a tenth of a busy server (bench/README.md).
 
     The dump is kept as JSON bytes (``orjson.Fragment``, written into the document as is): the
     process caches every watched table's document, and a tree of lists per table, replaced on
     every move, filled the garbage collector's older generations (pauses of 100-200 ms at
-    hundreds of moves a second). ``state_json`` reads either form back."""
+    hundreds of moves a second). ``state_json`` reads either form back.
+
+    orjson dumps the state dataclass itself, in C: the same JSON as the ruleset's own ``dump``
+    (app/games/codec.py, the format ``load`` reads), as the playout tests check for every game
+    (states hold tuples, ints, strs, enums and str-keyed dicts; derived fields are named with a
+    leading underscore, which orjson leaves out). The codec's walk in Python was 7-8% of a busy
+    server's samples (bench/README.md)."""
     if ch.dirty:
-        ch.doc["state"] = orjson.Fragment(orjson.dumps(rs.dump(ch.state)))
+        ch.doc["state"] = orjson.Fragment(orjson.dumps(ch.state))
         ch.dirty = False
 
 

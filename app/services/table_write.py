@@ -111,7 +111,7 @@ class TableWriter:
                 round_pause=self.settings.round_pause,
             )
             ch.doc["clock"] = clock
-            D.seal(ch, rs)
+            D.seal(ch)
             D.note_empty(ch.doc, now_ms())
             closing = ch.doc["status"] == D.TableStatus.CLOSED
             outbox = await self._outbox(tid, snap, ch, v_next)

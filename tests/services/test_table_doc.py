@@ -120,7 +120,7 @@ def test_the_sealed_state_is_written_and_read_back_as_the_rules_dump_it():
     ch = D.begin(doc)
     D.deal(ch, GAPLE, 7, [0, 1], 2)
     assert D.state_json(ch.doc) is None  # not sealed yet: the document still has no state
-    D.seal(ch, GAPLE)
+    D.seal(ch)
     dumped = GAPLE.dump(ch.state)
     assert D.state_json(ch.doc) == dumped  # as cached in this process
     stored = orjson.loads(orjson.dumps(ch.doc))  # as written to Redis and loaded elsewhere
