@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -43,10 +43,20 @@ class Leg(NamedTuple):
     amount: int
 
 
-async def insert_ignore(session: AsyncSession, model, values: dict, keys: Sequence[str]):
-    """INSERT ... ON CONFLICT (keys) DO NOTHING RETURNING id: the new id, or None if present."""
-    stmt = _insert_ignore(session.get_bind().dialect.name, model, tuple(keys))
-    return (await session.execute(stmt, values)).scalar_one_or_none()
+async def ensure_rows(
+    session: AsyncSession, model, unique: tuple[str, ...], rows: list[dict]
+) -> dict[tuple, int]:
+    """The ids of rows unique by the columns ``unique``, by those columns' values: inserted
+    where missing, with one ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` for them all, and
+    read where they were there already, with one ``SELECT``."""
+    stmt = _insert_ignore(session.get_bind().dialect.name, model, unique, ("id", *unique))
+    ids = {tuple(row[1:]): row[0] for row in await session.execute(stmt, rows)}
+    present = [v for v in (tuple(row[c] for c in unique) for row in rows) if v not in ids]
+    if present:
+        cols = [model.__table__.c[c] for c in unique]
+        found = await session.execute(select(model.id, *cols).where(tuple_(*cols).in_(present)))
+        ids.update({tuple(row[1:]): row[0] for row in found})
+    return ids
 
 
 @cache

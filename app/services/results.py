@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import CursorResult, Table, bindparam, select, update
+from sqlalchemy import CursorResult, Table, bindparam, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
@@ -223,15 +223,14 @@ async def apply_entries(
     after: Callable[[Mapping[str, Any]], None] | None = None,
 ) -> list[bool]:
     """Write outbox entries in order inside the caller's transaction; per entry, False when it
-    was written before. The batch's Lewat transactions (G-6: most of a busy table's entries)
-    are posted first, in one statement, not one each. ``after(entry)``: called once each entry
-    is written (a test hook)."""
-    lewats = [e for e in entries if e.get("kind") == "lewat"]
-    txns = []
-    for e in lewats:
-        with _named(e):
-            txns.append(ledger.Txn(e["key"], "lewat", _transfer(e, e), e["table"]))
-    session.info["posted"] = dict(zip(map(id, lewats), await ledger.post_many(session, txns)))
+    was written before. Statements are made per batch, not per entry, where nothing in the
+    batch depends on their order: the match and round rows the entries belong to are found or
+    made first (``_learn_ids``), the batch's Lewat payments and settlements are posted in one
+    statement (``_post_payments``), and the players' totals are summed and written with one at
+    the end (``stats_write.flush``). ``after(entry)``: called once each entry is written (a
+    test hook)."""
+    await _learn_ids(session, entries)
+    await _post_payments(session, entries)
     written = []
     for entry in entries:
         kind = str(entry.get("kind"))
@@ -241,6 +240,7 @@ async def apply_entries(
             written.append(await WRITERS[kind](session, entry))
         if after is not None:
             after(entry)
+    await stats_write.flush(session)
     return written
 
 
@@ -253,35 +253,91 @@ def _named(entry: Mapping[str, Any]) -> Iterator[None]:
         raise BadEntry(f"outbox entry {entry.get('key')} lacks {missing}") from None
 
 
-async def _match_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    return await _row_id(
-        session, Match, {"table_id": e["table"], "number": e["match"]}, game=e["game"]
-    )
+async def _post_payments(session: AsyncSession, entries: Sequence[Mapping[str, Any]]) -> None:
+    """Post the batch's Lewat payments (G-6) and round settlements (G-10/G-11), most of a busy
+    table's chip movements, with one statement (``ledger.post_many``: a key already written,
+    or given twice, is written once). Their writers find each transaction's id, None when it
+    was there before, in ``session.info["posted"]``: a Lewat's by the entry, a settlement's by
+    the entry and its place. No wallet moves here (stacks only), so their order does not
+    matter."""
+    owners: list[Any] = []
+    txns: list[ledger.Txn] = []
+    for e in entries:
+        kind = e.get("kind")
+        with _named(e):
+            if kind == "lewat":
+                owners.append(id(e))
+                txns.append(ledger.Txn(e["key"], "lewat", _transfer(e, e), e["table"]))
+            elif kind == "round":
+                for i, p in enumerate(e["settlements"]):
+                    owners.append((id(e), i))
+                    key = f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}"
+                    txns.append(ledger.Txn(key, "settlement", _transfer(e, p), e["table"]))
+    session.info["posted"] = dict(zip(owners, await ledger.post_many(session, txns)))
 
 
-async def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
-    return await _row_id(
-        session, Round, {"match_id": await _match_id(session, e), "number": e["round"]}
-    )
+# The entries that belong to a match's row, and those that belong to one of its rounds' too.
+MATCH_KINDS = frozenset({"lewat", "round", "match"})
+ROUND_KINDS = frozenset({"lewat", "round"})
 
 
-async def _row_id(session: AsyncSession, model, unique: dict[str, Any], **rest: Any) -> int:
-    """The id of the row with these unique values, inserted when missing; learnt once."""
-    key = (model.__tablename__, *unique.values())
+async def _learn_ids(session: AsyncSession, entries: Sequence[Mapping[str, Any]]) -> None:
+    """The ids of the match and round rows the batch's entries belong to, made where missing:
+    for the whole batch, a statement or two for the matches and the same for the rounds
+    (``ledger.ensure_rows``), where one round's first entry alone used to cost up to four."""
+    matches: dict[tuple, dict[str, Any]] = {}
+    for e in entries:
+        if e.get("kind") in MATCH_KINDS:
+            with _named(e):
+                key = _match_key(e)
+                if _known(session, key) is None:
+                    matches[key] = {"table_id": e["table"], "number": e["match"], "game": e["game"]}
+    await _ensure(session, Match, ("table_id", "number"), matches)
+    rounds: dict[tuple, dict[str, Any]] = {}
+    for e in entries:
+        if e.get("kind") in ROUND_KINDS:
+            with _named(e):
+                key = _round_key(session, e)
+                if _known(session, key) is None:
+                    rounds[key] = {"match_id": key[1], "number": e["round"]}
+    await _ensure(session, Round, ("match_id", "number"), rounds)
+
+
+async def _ensure(session: AsyncSession, model, unique: tuple[str, ...], rows: dict) -> None:
+    if rows:
+        ids = await ledger.ensure_rows(session, model, unique, list(rows.values()))
+        for key in rows:
+            _learn(session, key, ids[key[1:]])
+
+
+def _match_key(e: Mapping[str, Any]) -> tuple:
+    return (Match.__tablename__, e["table"], e["match"])
+
+
+def _round_key(session: AsyncSession, e: Mapping[str, Any]) -> tuple:
+    return (Round.__tablename__, _match_id(session, e), e["round"])
+
+
+def _match_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
+    return _id(session, _match_key(e))
+
+
+def _round_id(session: AsyncSession, e: Mapping[str, Any]) -> int:
+    return _id(session, _round_key(session, e))
+
+
+def _id(session: AsyncSession, key: tuple) -> int:
+    """A row id ``_learn_ids`` learnt for this batch (or an earlier one)."""
     row_id = _known(session, key)
-    if row_id is None:
-        row_id = await ledger.insert_ignore(session, model, {**unique, **rest}, list(unique))
-        if row_id is None:
-            row_id = (await session.execute(select(model.id).filter_by(**unique))).scalar_one()
-        _learn(session, key, row_id)
+    assert row_id is not None, f"{key} was not learnt for the batch"
     return row_id
 
 
 # Match and round ids never change once committed, and the entries of one round come one by
-# one (each Lewat payment, then the round): a writer that keeps the ids it learnt skips four
-# statements per entry. ``session.info["ids"]`` is the caller's map of committed ids; the ids
-# learnt in this transaction wait in ``"new_ids"`` until the caller has committed (a rolled
-# back id must never be reused).
+# one (each Lewat payment, then the round): a writer that keeps the ids it learnt makes them
+# only for the rounds that start in a batch. ``session.info["ids"]`` is the caller's map of
+# committed ids; the ids learnt in this transaction wait in ``"new_ids"`` until the caller has
+# committed (a rolled back id must never be reused).
 def _known(session: AsyncSession, key: tuple) -> int | None:
     info = session.info
     return info.get("new_ids", {}).get(key) or info.get("ids", {}).get(key)
@@ -323,7 +379,7 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
         LewatPayment.__table__,
         [
             dict(
-                round_id=await _round_id(session, e),
+                round_id=_round_id(session, e),
                 txn_id=txn,
                 version=e["version"],
                 amount=e["amount"],
@@ -337,7 +393,7 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
 
 async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
-    round_id = await _round_id(session, e)
+    round_id = _round_id(session, e)
     claimed: CursorResult = await session.execute(  # type: ignore[assignment]
         CLAIM_ROUND,
         {
@@ -349,24 +405,18 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
             "new_detail": e["detail"],
         },
     )
+    posted = session.info["posted"]  # the settlements, posted with the batch (_post_payments)
+    txns = [posted[(id(e), i)] for i in range(len(e["settlements"]))]
     if claimed.rowcount == 0:
+        if any(txn is not None for txn in txns):
+            raise BadEntry(f"round {e['key']} was written before, but not all its settlements")
         return False
     lines = stats_write.round_lines(e["game"], e.get("players"), e["detail"])
-    await stats_write.add(session, e["game"], _when(e.get("at")) or datetime.now(UTC), lines)
-    payments = [
-        ledger.Txn(
-            f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}",
-            "settlement",
-            _transfer(e, p),
-            e["table"],
-        )
-        for p in e["settlements"]
-    ]
+    stats_write.add(session, e["game"], _when(e.get("at")) or datetime.now(UTC), lines)
     bets = []
-    written = await ledger.post_many(session, payments)
-    for i, (p, pay, txn) in enumerate(zip(e["settlements"], payments, written, strict=True)):
+    for i, (p, txn) in enumerate(zip(e["settlements"], txns, strict=True)):
         if txn is None:
-            raise BadEntry(f"settlement {pay.key} (#{i}) exists but its round was not written")
+            raise BadEntry(f"settlement #{i} of {e['key']} exists but its round was not written")
         bets.append(
             dict(
                 round_id=round_id,
@@ -390,7 +440,7 @@ def _when(text: str | None) -> datetime | None:
 
 async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """The finished match: options, seed, seats, result and the action log, written once."""
-    match_id = await _match_id(session, e)
+    match_id = _match_id(session, e)
     finished = _when(e["finished_at"]) or datetime.now(UTC)
     result = e["result"]
     claimed: CursorResult = await session.execute(  # type: ignore[assignment]
@@ -433,7 +483,7 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
         ],
     )
     lines = stats_write.match_lines(e["game"], e["players"], result)
-    await stats_write.add(session, e["game"], finished, lines)
+    stats_write.add(session, e["game"], finished, lines)
     return True
 
 

@@ -102,23 +102,31 @@ def round_lines(game: str, players: list | None, detail: Any) -> dict[int, dict]
     return {pid: {"contracts_bid": 1, "contracts_made": int(bool(detail.get("made")))}}
 
 
-async def add(
+def add(
     session: AsyncSession, game: str, at: datetime, lines: Mapping[int, Mapping[str, int]]
 ) -> None:
-    """Add ``lines`` to the all-time rows and the rows of ``at``'s week: one statement."""
-    if not lines:
-        return
-    periods = (ALL_TIME, week_start(at).isoformat())
-    rows = [
-        {"player_id": pid, "game": game, "period": period, **_row(line)}
-        for pid, line in lines.items()
-        for period in periods
-    ]
-    await session.execute(_upsert(session.get_bind().dialect.name), rows)
+    """Add ``lines`` to the all-time rows and the rows of ``at``'s week, at ``flush``: a
+    batch's lines are summed per row first (the maxima kept), so its records cost one
+    statement, not one each; the totals come out the same."""
+    pending = session.info.setdefault("stats", {})
+    for pid, line in lines.items():
+        for period in (ALL_TIME, week_start(at).isoformat()):
+            row = pending.setdefault((pid, game, period), dict.fromkeys((*SUMS, *MAXES), 0))
+            for name in SUMS:
+                row[name] += int(line.get(name, 0))
+            for name in MAXES:
+                row[name] = max(row[name], int(line.get(name, 0)))
 
 
-def _row(line: Mapping[str, int]) -> dict[str, int]:
-    return {name: int(line.get(name, 0)) for name in (*SUMS, *MAXES)}
+async def flush(session: AsyncSession) -> None:
+    """Write the lines ``add`` summed: one upsert for all the rows they touch."""
+    pending = session.info.pop("stats", None)
+    if pending:
+        rows = [
+            {"player_id": pid, "game": game, "period": period, **totals}
+            for (pid, game, period), totals in pending.items()
+        ]
+        await session.execute(_upsert(session.get_bind().dialect.name), rows)
 
 
 @cache

@@ -11,7 +11,7 @@ import sys
 
 import orjson
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
 from app.db.session import make_engine, make_sessionmaker
@@ -255,6 +255,28 @@ async def test_good_entries_of_many_streams_are_written_in_one_transaction(redis
     assert len(batches) == (len(buckets) if consumer.per_bucket else 1) and sum(batches) == n
     assert consumer.applied == n and await consumer.backlog() == 0
     assert (await counts(sessions))["match"] == 3
+
+
+async def test_a_batch_costs_a_statement_per_claim_and_a_few_for_everything_else(
+    redis, sessions, engine, prefix
+):
+    """What depends on one entry is a statement of its own: the claim of a round and of its
+    match (a Gaple round is a match, G-12). The rest is a statement or two for the whole batch
+    (results.apply_entries): the match and round ids, every Lewat payment and settlement, the
+    rows nothing refers to and the players' totals. A pass costs little more for more rounds."""
+    table = await new_table(redis, sessions, prefix)
+    for seed in SEEDS:
+        await table.play_round(seed, "bet")
+    entries = await redis.xlen(table.stream)
+    seen: list[str] = []
+    event.listen(engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+    consumer = outbox_consumer(redis, sessions, prefix=prefix, count=1000)
+    assert await consumer.run_once(block_ms=1) == entries and consumer.applied == entries
+    claims = [s for s in seen if s.lstrip().upper().startswith("UPDATE")]
+    assert len(claims) == 2 * len(SEEDS), claims
+    # once each: match ids, round ids, ledger transactions, then ledger entries, Lewat
+    # payments, bets, match seats and moves, and the players' totals (27 entries here)
+    assert len(seen) - len(claims) <= 9, seen
 
 
 async def test_a_table_that_closed_before_its_entries_were_read_is_still_written(
