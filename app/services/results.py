@@ -276,15 +276,15 @@ async def _post_payments(session: AsyncSession, entries: Sequence[Mapping[str, A
     session.info["posted"] = dict(zip(owners, await ledger.post_many(session, txns)))
 
 
-# The entries that belong to a match's row, and those that belong to one of its rounds' too.
+# The entries that belong to a match's row; of those, the ones that also belong to a round's.
 MATCH_KINDS = frozenset({"lewat", "round", "match"})
 ROUND_KINDS = frozenset({"lewat", "round"})
 
 
 async def _learn_ids(session: AsyncSession, entries: Sequence[Mapping[str, Any]]) -> None:
     """The ids of the match and round rows the batch's entries belong to, made where missing:
-    for the whole batch, a statement or two for the matches and the same for the rounds
-    (``ledger.ensure_rows``), where one round's first entry alone used to cost up to four."""
+    a statement or two for all the batch's matches and the same for its rounds
+    (``ledger.ensure_rows``), not up to four for each round's first entry."""
     matches: dict[tuple, dict[str, Any]] = {}
     for e in entries:
         if e.get("kind") in MATCH_KINDS:

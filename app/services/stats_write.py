@@ -109,8 +109,9 @@ def add(
     batch's lines are summed per row first (the maxima kept), so its records cost one
     statement, not one each; the totals come out the same."""
     pending = session.info.setdefault("stats", {})
+    periods = (ALL_TIME, week_start(at).isoformat())
     for pid, line in lines.items():
-        for period in (ALL_TIME, week_start(at).isoformat()):
+        for period in periods:
             row = pending.setdefault((pid, game, period), dict.fromkeys((*SUMS, *MAXES), 0))
             for name in SUMS:
                 row[name] += int(line.get(name, 0))
