@@ -20,10 +20,10 @@ import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import orjson
-from sqlalchemy import CursorResult, Table, bindparam, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
@@ -199,9 +199,9 @@ ROUNDS, MATCHES = cast(Table, Round.__table__), cast(Table, Match.__table__)
 
 
 def _claim(table: Table, unwritten: str, columns: Sequence[str]):
-    """``UPDATE table SET columns WHERE id = :row AND <unwritten> IS NULL``: a record is
-    claimed once (a second write of its entry updates nothing). Built once, its values bound
-    per entry: a statement built per entry cost its cache key every time."""
+    """``UPDATE table SET columns WHERE id = :row AND <unwritten> IS NULL``, run for the rows
+    ``_claim_records`` found unwritten and locked. Built once, its values bound per entry: a
+    statement built per entry cost its cache key every time."""
     return (
         update(table)
         .where(table.c.id == bindparam("row"), table.c[unwritten].is_(None))
@@ -209,12 +209,56 @@ def _claim(table: Table, unwritten: str, columns: Sequence[str]):
     )
 
 
-CLAIM_ROUND = _claim(ROUNDS, "version", ("version", "winner", "ending", "multiplier", "detail"))
-CLAIM_MATCH = _claim(
-    MATCHES,
-    "finished_at",
-    ("options", "seed", "n_seats", "result", "started_at", "finished_at"),
-)
+def _round_values(session: AsyncSession, e: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "row": _round_id(session, e),
+        "new_version": e["version"],
+        "new_winner": e["winner"],
+        "new_ending": e["ending"],
+        "new_multiplier": e["multiplier"],
+        "new_detail": e["detail"],
+    }
+
+
+def _match_values(session: AsyncSession, e: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "row": _match_id(session, e),
+        "new_options": e["options"],
+        "new_seed": e["seed"],
+        "new_n_seats": len(e["players"]),
+        "new_result": e["result"],
+        "new_started_at": _when(e.get("started_at")),
+        "new_finished_at": _finished(e),
+    }
+
+
+class _Record(NamedTuple):
+    """A record written once, by the entry that claims its row (``_claim_records``)."""
+
+    table: Table
+    unwritten: str  # the column still NULL while the record is unwritten
+    claim: Any  # the UPDATE that writes it
+    values: Callable[[AsyncSession, Mapping[str, Any]], dict[str, Any]]
+
+
+RECORDS = {
+    "round": _Record(
+        ROUNDS,
+        "version",
+        _claim(ROUNDS, "version", ("version", "winner", "ending", "multiplier", "detail")),
+        _round_values,
+    ),
+    "match": _Record(
+        MATCHES,
+        "finished_at",
+        _claim(
+            MATCHES,
+            "finished_at",
+            ("options", "seed", "n_seats", "result", "started_at", "finished_at"),
+        ),
+        _match_values,
+    ),
+}
 
 
 async def apply_entries(
@@ -223,14 +267,15 @@ async def apply_entries(
     after: Callable[[Mapping[str, Any]], None] | None = None,
 ) -> list[bool]:
     """Write outbox entries in order inside the caller's transaction; per entry, False when it
-    was written before. Statements are made per batch, not per entry, where nothing in the
-    batch depends on their order: the match and round rows the entries belong to are found or
-    made first (``_learn_ids``), the batch's Lewat payments and settlements are posted in one
-    statement (``_post_payments``), and the players' totals are summed and written with one at
-    the end (``stats_write.flush``). ``after(entry)``: called once each entry is written (a
-    test hook)."""
+    was written before. Statements are made per batch, not per entry: the match and round rows
+    the entries belong to are found or made first (``_learn_ids``), the batch's Lewat payments
+    and settlements are posted in one statement (``_post_payments``), its rounds and matches
+    claimed with two per kind (``_claim_records``), and the players' totals are summed and
+    written with one at the end (``stats_write.flush``). ``after(entry)``: called once each
+    entry is written (a test hook)."""
     await _learn_ids(session, entries)
     await _post_payments(session, entries)
+    await _claim_records(session, entries)
     written = []
     for entry in entries:
         kind = str(entry.get("kind"))
@@ -274,6 +319,38 @@ async def _post_payments(session: AsyncSession, entries: Sequence[Mapping[str, A
                     key = f"settle:{e['table']}:{e['match']}:{e['round']}:{p['payer']}"
                     txns.append(ledger.Txn(key, "settlement", _transfer(e, p), e["table"]))
     session.info["posted"] = dict(zip(owners, await ledger.post_many(session, txns)))
+
+
+async def _claim_records(session: AsyncSession, entries: Sequence[Mapping[str, Any]]) -> None:
+    """Claim the batch's round and match records: per kind, one ``SELECT ... FOR UPDATE`` of
+    the rows still unwritten, in id order, then one UPDATE run for all of them (executemany),
+    instead of an UPDATE per record. A consumer racing for the same rows waits for this
+    transaction and then finds them written (Postgres checks the condition again on the row it
+    waited for; SQLite's ``BEGIN IMMEDIATE`` lets one writer in at a time). The writers find
+    what their entry claimed in ``session.info["claimed"]`` (by ``id(entry)``); of an entry
+    given twice in one batch, the first claims."""
+    claimed: set[int] = set()
+    session.info["claimed"] = claimed
+    for kind, record in RECORDS.items():
+        wanted: dict[int, tuple[Mapping[str, Any], dict[str, Any]]] = {}
+        for e in entries:
+            if e.get("kind") == kind:
+                with _named(e):
+                    values = record.values(session, e)
+                wanted.setdefault(values["row"], (e, values))
+        if not wanted:
+            continue
+        table = record.table
+        unwritten = await session.execute(
+            select(table.c.id)
+            .where(table.c.id.in_(list(wanted)), table.c[record.unwritten].is_(None))
+            .order_by(table.c.id)
+            .with_for_update()
+        )
+        rows = list(unwritten.scalars())
+        if rows:
+            await session.execute(record.claim, [wanted[row][1] for row in rows])
+            claimed.update(id(wanted[row][0]) for row in rows)
 
 
 # The entries that belong to a match's row; of those, the ones that also belong to a round's.
@@ -394,20 +471,9 @@ async def _write_lewat(session: AsyncSession, e: Mapping[str, Any]) -> bool:
 async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """G-10/G-11: the round row, and per payer a settlement transaction and a ``bet`` row."""
     round_id = _round_id(session, e)
-    claimed: CursorResult = await session.execute(  # type: ignore[assignment]
-        CLAIM_ROUND,
-        {
-            "row": round_id,
-            "new_version": e["version"],
-            "new_winner": e["winner"],
-            "new_ending": e["ending"],
-            "new_multiplier": e["multiplier"],
-            "new_detail": e["detail"],
-        },
-    )
     posted = session.info["posted"]  # the settlements, posted with the batch (_post_payments)
     txns = [posted[(id(e), i)] for i in range(len(e["settlements"]))]
-    if claimed.rowcount == 0:
+    if id(e) not in session.info["claimed"]:  # claimed with the batch (_claim_records)
         if any(txn is not None for txn in txns):
             raise BadEntry(f"round {e['key']} was written before, but not all its settlements")
         return False
@@ -438,25 +504,15 @@ def _when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+def _finished(e: Mapping[str, Any]) -> datetime:
+    return _when(e["finished_at"]) or datetime.now(UTC)
+
+
 async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
     """The finished match: options, seed, seats, result and the action log, written once."""
-    match_id = _match_id(session, e)
-    finished = _when(e["finished_at"]) or datetime.now(UTC)
-    result = e["result"]
-    claimed: CursorResult = await session.execute(  # type: ignore[assignment]
-        CLAIM_MATCH,
-        {
-            "row": match_id,
-            "new_options": e["options"],
-            "new_seed": e["seed"],
-            "new_n_seats": len(e["players"]),
-            "new_result": result,
-            "new_started_at": _when(e.get("started_at")),
-            "new_finished_at": finished,
-        },
-    )
-    if claimed.rowcount == 0:
+    if id(e) not in session.info["claimed"]:  # claimed with the batch (_claim_records)
         return False
+    match_id, result = _match_id(session, e), e["result"]
     winners, scores = set(result.get("winners", ())), result.get("scores", ())
     await ledger.insert_rows(
         session,
@@ -483,7 +539,7 @@ async def _write_match(session: AsyncSession, e: Mapping[str, Any]) -> bool:
         ],
     )
     lines = stats_write.match_lines(e["game"], e["players"], result)
-    stats_write.add(session, e["game"], finished, lines)
+    stats_write.add(session, e["game"], _finished(e), lines)
     return True
 
 
