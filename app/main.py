@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -221,3 +222,12 @@ async def cancel_all(tasks: list[asyncio.Task], timeout: float = 5.0) -> None:
         logging.getLogger("meja.shutdown").warning(
             "workers did not stop", extra={"tasks": [t.get_name() for t in pending]}
         )
+
+
+def tune_gc() -> None:
+    """Freeze the start-up objects and collect the young generation every 10,000 allocations
+    (default 700), the middle one every 20 of those and the full heap rarely: serve's and the
+    outbox worker's collector (app/serve.py says why)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 100)

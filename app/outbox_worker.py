@@ -19,7 +19,7 @@ import uvloop
 from . import logs
 from .config import get_settings
 from .db.session import make_engine, make_sessionmaker
-from .main import cancel_all, drain_outbox
+from .main import cancel_all, drain_outbox, tune_gc
 from .services.records import outbox_consumer
 from .store.connection import open_redis
 
@@ -51,5 +51,6 @@ def outbox() -> None:
     """Write the outbox to the database, as a worker apart from serve (SIGTERM stops it)."""
     settings = get_settings()
     logs.setup(settings.log_level)
+    tune_gc()  # as serve: each batch allocates thousands of short-lived objects
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # as uvicorn runs serve
         runner.run(run(settings))

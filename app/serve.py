@@ -23,7 +23,6 @@ Two process-wide settings keep a busy process fast and small (bench/README.md):
 
 from __future__ import annotations
 
-import gc
 import sys
 
 import click
@@ -31,7 +30,7 @@ import uvicorn
 
 from . import logs
 from .config import get_settings
-from .main import create_app
+from .main import create_app, tune_gc
 
 
 @click.command()
@@ -70,11 +69,3 @@ def serve(host: str | None, port: int | None) -> None:
         log_level=settings.log_level,
         timeout_graceful_shutdown=int(settings.shutdown_grace),
     )
-
-
-def tune_gc() -> None:
-    """Freeze the start-up objects and collect the young generation every 10,000 allocations
-    (default 700), the middle one every 20 of those and the full heap rarely (see above)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 100)

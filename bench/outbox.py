@@ -26,6 +26,7 @@ from sqlalchemy import text
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.db import migrate  # noqa: E402
 from app.db.session import make_engine, make_sessionmaker  # noqa: E402
+from app.main import tune_gc  # noqa: E402
 from app.services import money  # noqa: E402
 from app.services.records import outbox_consumer  # noqa: E402
 from tests.money.sim import SimTable  # noqa: E402
@@ -54,6 +55,7 @@ async def run(args: argparse.Namespace) -> dict:
                 await table.play_round(1000 * t + r, "bet")
         consumer = outbox_consumer(redis, sessions, prefix=prefix)
         entries = await consumer.backlog()
+        tune_gc()  # the server's collector settings: the set-up's tables are not the consumer's
         cpu, wall = time.process_time(), time.perf_counter()
         while await consumer.backlog():
             await consumer.run_once(block_ms=1)
