@@ -9,7 +9,8 @@ Every entry carries a unique idempotency ``key``; applying an entry twice change
 - chip movements are ledger transactions keyed ``lewat:<table>:<version>``,
   ``settle:<table>:<match>:<round>:<payer seat>`` and ``cash_out:<table>:<seat>:<sit>``, written
   with ON CONFLICT DO NOTHING (app/db/ledger.py);
-- the match record is claimed by ``UPDATE match SET ... WHERE finished_at IS NULL``;
+- the round and match records are claimed once: the rows still unwritten are locked
+  (``SELECT ... FOR UPDATE``), then written with ``UPDATE ... WHERE <unwritten> IS NULL``;
 - ``match`` and ``round`` rows are found or created by their natural keys (table, number) and
   (match, number), so entries of one match may arrive in any order.
 """
