@@ -76,6 +76,21 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
 IO_BUCKETS = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 
+class Children(dict):
+    """A labelled metric's children by label values, each looked up from the metric once:
+    ``labels`` checks the values and takes a lock at every call, which more than doubled the
+    cost of counting a move (bench/README.md). For the action path's metrics, whose label
+    values are few (games, who acted, refusal codes)."""
+
+    def __init__(self, metric: Any) -> None:
+        super().__init__()
+        self.metric = metric
+
+    def __missing__(self, values: tuple[str, ...]) -> Any:
+        child = self[values] = self.metric.labels(*values)
+        return child
+
+
 class Action:
     """One player action being timed (``with metrics.action() as probe``): the service sets its
     game and reply when it knows them. A class, not a generator: every move enters one."""
@@ -174,6 +189,8 @@ class Metrics:
         self.timeouts = Counter(
             "meja_timeouts", "Turn timeouts applied by this process (O-3)", ["game"], registry=r
         )
+        self._actions, self._action_seconds = Children(self.actions), Children(self.action_seconds)
+        self._refusals, self._timeouts = Children(self.refusals), Children(self.timeouts)
         self.up = Gauge(
             "meja_dependency_up",
             "Whether this process reached Redis / the database at its last probe (/readyz, "
@@ -242,11 +259,11 @@ class Metrics:
         return Action(self._action_done)
 
     def _action_done(self, action: Action, seconds: float) -> None:
-        self.action_seconds.labels(action.game).observe(seconds)
+        self._action_seconds[(action.game,)].observe(seconds)
         if action.reply.get("type") == "ack":
             self.round_trips.observe(action.trips)
         else:
-            self.refusals.labels(action.reply.get("code", "error")).inc()
+            self._refusals[(action.reply.get("code", "error"),)].inc()
 
     def record_change(self, tid: str, v: int, ch: Any) -> None:
         """After a successful compare-and-set: count its actions and timeouts and write the game
@@ -256,10 +273,10 @@ class Metrics:
         busy server's CPU (bench/README.md) and made more log than anyone reads."""
         game = ch.doc["game"]
         for entry in ch.log:
-            self.actions.labels(game, entry["by"]).inc()
+            self._actions[game, entry["by"]].inc()
         types = [e.get("type") for e in ch.events]
         if "timeout" in types:
-            self.timeouts.labels(game).inc(types.count("timeout"))
+            self._timeouts[(game,)].inc(types.count("timeout"))
         level = logging.INFO if LANDMARKS.intersection(types) else logging.DEBUG
         if not log.isEnabledFor(level):
             return
