@@ -83,7 +83,7 @@ async def _play_through_a_failover(srv, cluster: LocalCluster) -> None:
     # refuses some commands for the other nodes too while it re-reads the slots (README
     # "Failover"; with redis_wait_replicas a move is one of its pipelines), and a next round
     # whose local clock it refused waits for the sweeper, which backs off while Redis fails
-    # (app/store/clocks.py): 60 turns of 10 ms were not always enough
+    # (app/store/clocks.py)
     async with asyncio.timeout(60):
         await asyncio.gather(*(dealt_after(t, before[t]) for t in others))
 
