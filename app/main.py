@@ -226,16 +226,15 @@ async def cancel_all(tasks: list[asyncio.Task], timeout: float = 5.0) -> None:
 
 def tune_gc() -> None:
     """Freeze the start-up objects, collect the young generation every 2,000 allocations
-    (default 700), the middle one every 100 of those and the full heap rarely: serve's and the
-    outbox worker's collector (app/serve.py says why).
+    (default 700), the middle one every 100 young passes and the full heap rarely: serve's
+    and the outbox worker's collector (app/serve.py says why).
 
     The young threshold counts allocations net of what was freed, old objects included (a
     move's new snapshot frees the table's previous one), so the young generation holds many
-    times the threshold when it is scanned. At 10,000 it held 44,000-80,000 objects at 1,000
-    tables (the outbox consumer's batch among them) and each young pass took 22-40 ms, the
-    tail of a move's latency; at 2,000 most take 2-7 ms (those inside the consumer's pass
-    still 10-40). The middle generation is still scanned every 100 young passes
-    (bench/README.md "The durable write alone")."""
+    times the threshold when it is scanned: at 10,000 it held 44,000-80,000 objects at 1,000
+    tables and each young pass took 22-40 ms, the tail of a move's latency. The middle
+    generation keeps its share of the allocations (2,000 x 100, as 10,000 x 20 before):
+    scanned more often, it is the longer pause (bench/README.md "The durable write alone")."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(2_000, 100, 100)
