@@ -29,11 +29,15 @@ ENV PATH=/opt/venv/bin:$PATH \
     MEJA_DATA_DIR=/tmp/meja
 WORKDIR /srv/meja
 COPY --from=build /opt/venv /opt/venv
-COPY alembic.ini ./
+COPY alembic.ini pyproject.toml ./
 COPY migrations ./migrations
 COPY --from=build /src/app ./app
 COPY static ./static
 COPY deploy/healthcheck.py ./deploy/healthcheck.py
+# The commit built, for the start-up line and meja_build_info (app/build.py); compose passes
+# it: MEJA_GIT_COMMIT=$(git rev-parse HEAD) docker compose build
+ARG MEJA_GIT_COMMIT=unknown
+ENV MEJA_GIT_COMMIT=$MEJA_GIT_COMMIT
 USER meja
 EXPOSE 8000
 # Alive = /healthz answers; compose also waits for /readyz (Redis answers) before routing.

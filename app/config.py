@@ -35,9 +35,16 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 # Origins of `make run` (the embedded mode): trusted there unless allowed_origins is set.
 DEV_ORIGINS = ("http://127.0.0.1:8000", "http://localhost:8000")
+# The plain URL forms and the asyncio drivers they are given (app/db/session.py likewise).
+DRIVERS = {
+    "postgresql://": "postgresql+asyncpg://",
+    "postgres://": "postgresql+asyncpg://",
+    "sqlite://": "sqlite+aiosqlite://",
+}
 # Values from .env.example and the docs that must never reach production.
 PLACEHOLDERS = {"change-me", "changeme", "secret", "password", "postgres", "meja", "admin"}
 # How long a secret must be outside the embedded mode, in characters: keys that sign tokens 32
@@ -267,12 +274,59 @@ class Settings(BaseSettings):
     # ping at ping_interval), or held by a process that died, counts as disconnected.
     presence_seconds: float = Field(default=40.0, gt=0)
 
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, url: str | None) -> str | None:
+        """A URL redis-py's ``from_url`` reads (its docs list the schemes), checked here so a
+        typo stops the start-up in one line, not the first request with a traceback. Empty is
+        unset, as the connection treats it (the embedded server)."""
+        if not url:
+            return None
+        parts = urlsplit(url)
+        if parts.scheme not in ("redis", "rediss", "unix"):
+            raise ValueError("not a Redis URL: redis://HOST:6379/0 (or rediss://, unix://PATH)")
+        try:
+            parts.port  # noqa: B018 - urlsplit checks the port when it is read
+        except ValueError:
+            raise ValueError("the port is not a number from 1 to 65535") from None
+        if parts.scheme == "unix":
+            if not parts.path:
+                raise ValueError("unix:// names no socket path")
+        elif not parts.hostname:
+            raise ValueError("names no host: redis://HOST:6379/0")
+        elif (db := parts.path.strip("/")) and not db.isdigit():
+            raise ValueError("the database (the path) is not a number: redis://HOST:6379/0")
+        return url
+
     @field_validator("database_url")
     @classmethod
-    def _async_driver(cls, url: str) -> str:
-        for plain in ("postgresql://", "postgres://"):
+    def _database_url(cls, url: str) -> str:
+        """Postgres through asyncpg or SQLite through aiosqlite (the plain forms get their
+        driver, as app/db/session.py's ``normalize_url``); anything else stops the start-up
+        in one line rather than the first query. The URL is never quoted: it may hold the
+        password."""
+        if not url:
+            return url
+        for plain, driver in DRIVERS.items():
             if url.startswith(plain):
-                return "postgresql+asyncpg://" + url[len(plain) :]
+                url = driver + url[len(plain) :]
+                break
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise ValueError(
+                "not a database URL: postgresql://USER@HOST:5432/NAME (or sqlite:///PATH)"
+            ) from None
+        except ValueError:  # make_url's int() of the port
+            raise ValueError("the port is not a number from 1 to 65535") from None
+        if parsed.port is not None and not 1 <= parsed.port <= 65535:
+            raise ValueError("the port is not a number from 1 to 65535")
+        backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+        if (backend, driver) not in (("postgresql", "asyncpg"), ("sqlite", "aiosqlite")):
+            raise ValueError(
+                f"{parsed.drivername} is not supported: Postgres (postgresql://, asyncpg) or "
+                "SQLite (sqlite:///PATH, aiosqlite)"
+            )
         return url
 
     @classmethod

@@ -20,6 +20,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from . import build
 from .api.access import Access
 from .api.deps import install_errors
 from .api.origin import OriginCheck
@@ -48,7 +49,6 @@ from .store.presence import Presence
 from .store.tables import TableStore
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-VERSION = "0.1.0"  # pyproject.toml's; the image does not install the package (Dockerfile)
 
 
 class Live:
@@ -62,7 +62,7 @@ class Live:
         self.redis = redis
         self.db = db  # async_sessionmaker (chips & records)
         self.keys = Keys(settings.key_prefix)
-        self.metrics = Metrics(VERSION)
+        self.metrics = Metrics(build.version(), build.commit())
         self.store = TableStore(
             redis,
             self.keys,
@@ -174,7 +174,7 @@ def create_app(
 
     app = FastAPI(
         title="Meja",
-        version=VERSION,
+        version=build.version(),
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )

@@ -20,8 +20,9 @@ applied), ``meja_outbox_written_total{result}`` (this process's consumer),
 ``meja_socket_closes_total{code}`` (the close code, whichever side closed; a refused handshake
 counts its code), ``meja_errors_total{via,code}`` (every error answer: ``rest`` or ``socket``,
 ``rate_limited`` floods included), ``meja_redis_seconds`` (each round trip of the table store),
-``meja_db_seconds`` (each database statement), ``meja_build_info{version,python,implementation}``,
-and the default ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
+``meja_db_seconds`` (each database statement),
+``meja_build_info{version,commit,python,implementation}`` (app/build.py), and the default
+``process_*``, ``python_gc_*`` and ``python_info`` collectors.
 Shared state, read from Redis at scrape time (the same value on every replica; use ``max``):
 ``meja_live_tables``, ``meja_outbox_backlog`` (entries not yet in the database),
 ``meja_outbox_pending`` (read by a consumer, not yet acknowledged), ``meja_outbox_lag_seconds``
@@ -115,7 +116,7 @@ class Action:
 
 
 class Metrics:
-    def __init__(self, version: str = "unknown") -> None:
+    def __init__(self, version: str = "unknown", commit: str = "unknown") -> None:
         self.registry = r = CollectorRegistry()
         ProcessCollector(registry=r)
         GCCollector(registry=r)
@@ -123,6 +124,7 @@ class Metrics:
         Info("meja_build", "The running build", registry=r).info(
             {
                 "version": version,
+                "commit": commit,
                 "python": platform.python_version(),
                 "implementation": platform.python_implementation(),
             }

@@ -1,56 +1,72 @@
-"""``python -m app outbox``: the outbox consumer on its own, writing chips and records to the
-database for every table (app/store/outbox.py).
+"""``python -m app outbox [--host H] [--port P]``: the outbox consumer on its own, writing chips
+and records to the database for every table (app/store/outbox.py).
 
 Every server process runs a consumer by default. A busy deployment runs this command as its
 own service instead and sets ``MEJA_OUTBOX_CONSUMER=false`` on the web replicas: the consumer
 then has an event loop to itself, so its database round trips do not queue behind thousands of
 sockets (bench/README.md). Several of these may run; the consumer group shares the
-entries among them. SIGTERM or Ctrl-C stops reading and settles what this worker holds.
+entries among them.
+
+It is watched as ``serve`` is: the same checks before it starts and the same JSON start-up
+line (app/process.py), and over HTTP ``/healthz``, ``/readyz`` and ``/metrics``, the server's
+own routes (app/api/ops.py) over the same ``Live`` in which nothing runs but the consumer
+(``meja_outbox_written_total`` counts what it settled). It listens on the server's settings,
+``MEJA_HOST`` and ``PORT``: it is a container of its own wherever it runs apart (compose's
+``outbox`` service), so the image's health probe finds it there unchanged; beside a server on
+one machine, give it another ``--port``. SIGTERM or Ctrl-C stops reading and settles what this
+worker holds, after uvicorn has stopped answering.
 """
 
 from __future__ import annotations
 
 import asyncio
-import signal
+import contextlib
 
 import click
-import uvloop
+from fastapi import FastAPI
 
-from . import logs
-from .config import get_settings
+from . import build, logs
+from .api import ops
+from .api.access import Access
+from .config import Settings, get_settings
 from .db.session import make_engine, make_sessionmaker
-from .main import cancel_all, drain_outbox, tune_gc
-from .services.records import outbox_consumer
+from .main import Live, cancel_all, drain_outbox
+from .process import check, run
 from .store.connection import open_redis
 
 
-async def run(settings) -> None:
-    engine = make_engine(settings.database_url, settings=settings)
-    try:
-        async with open_redis(settings) as redis:
-            consumer = outbox_consumer(
-                redis,
-                make_sessionmaker(engine),
-                prefix=settings.key_prefix,
-                min_idle_ms=settings.outbox_reclaim_ms,
-            )
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(sig, stop.set)
-            task = asyncio.create_task(consumer.run())
-            await stop.wait()
-            await cancel_all([task])  # as serve does: a single cancel can be swallowed on 3.11
-            await drain_outbox(consumer, settings.shutdown_grace)
-    finally:
-        await engine.dispose()
+def create_worker_app(settings: Settings) -> FastAPI:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        engine = make_engine(settings.database_url, settings=settings)
+        try:
+            async with open_redis(settings) as redis:
+                live = Live(settings, redis, None, make_sessionmaker(engine))
+                live.metrics.watch_database(engine.sync_engine)
+                app.state.live = live
+                task = asyncio.create_task(live.outbox.run())
+                try:
+                    yield
+                finally:
+                    await cancel_all([task])  # as serve: a single cancel can be swallowed
+                    await drain_outbox(live.outbox, settings.shutdown_grace)
+                    await live.store.close()
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(title="Meja outbox worker", version=build.version(), lifespan=lifespan)
+    app.include_router(ops.router)
+    app.add_middleware(Access, settings=settings)  # the probes' access lines and metrics
+    return app
 
 
 @click.command()
-def outbox() -> None:
+@click.option("--host", help="address to listen on  [default: MEJA_HOST, else 127.0.0.1]")
+@click.option("--port", type=click.IntRange(1, 65535), help="port  [default: PORT, else 8000]")
+def outbox(host: str | None, port: int | None) -> None:
     """Write the outbox to the database, as a worker apart from serve (SIGTERM stops it)."""
     settings = get_settings()
     logs.setup(settings.log_level)
-    tune_gc()  # as serve: each batch allocates thousands of short-lived objects
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:  # as uvicorn runs serve
-        runner.run(run(settings))
+    check(settings)
+    app = create_worker_app(settings)
+    run(app, settings, host or settings.host, port or settings.port, "Meja outbox worker")

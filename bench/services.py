@@ -214,7 +214,9 @@ class Services:
             env["MEJA_OUTBOX_CONSUMER"] = "false"
             with open(self.log_dir / "outbox.log", "w") as out:
                 self._worker_proc = subprocess.Popen(
-                    ["nice", "-n", str(WORKER_NICE), PY, "-m", "app", "outbox"],
+                    # its probes and metrics on a port of its own, beside the servers'
+                    ["nice", "-n", str(WORKER_NICE), PY, "-m", "app", "outbox"]
+                    + ["--host", "127.0.0.1", "--port", str(_free_port())],
                     cwd=self.code,
                     env=env,
                     stdout=out,

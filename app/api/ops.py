@@ -37,12 +37,16 @@ class Ready(BaseModel):
     )
 
 
+# HEAD too: probes and load balancers often send it (Starlette's plain routes answer it for
+# every GET, FastAPI's do not); kept out of the schema, which lists each operation once.
 @router.get("/healthz", response_model=Alive)
+@router.head("/healthz", include_in_schema=False)
 async def healthz() -> dict:
     return {"ok": True}
 
 
 @router.get("/readyz", response_model=Ready, responses={503: {"model": Ready}})
+@router.head("/readyz", include_in_schema=False)
 async def readyz(live: Live) -> JSONResponse:
     checks = await probe(live)
     degraded = [name for name, ok in checks.items() if not ok]

@@ -82,10 +82,19 @@ def compose_dir(tmp_path: Path, secrets: dict[str, str] | None = SECRETS) -> Pat
     return tmp_path
 
 
+def compose_env() -> dict[str, str]:
+    """This environment without the variables an operator's .env would set."""
+    return {k: v for k, v in os.environ.items() if k not in SECRETS and not k.startswith("MEJA_")}
+
+
 def compose(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in SECRETS and not k.startswith("MEJA_")}
     return subprocess.run(
-        [compose_bin(), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        [compose_bin(), *args],
+        cwd=tmp_path,
+        env=compose_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

@@ -28,8 +28,10 @@ from tests.ops.deploy import (
     ROOT,
     SECRETS,
     compose,
+    compose_bin,
     compose_config,
     compose_dir,
+    compose_env,
     dockerfile_exec,
     dockerfile_instructions,
     local,
@@ -37,6 +39,7 @@ from tests.ops.deploy import (
 
 SERVICES = {"postgres", "redis", "migrate", "app", "proxy"}
 MONITORING = {"prometheus", "grafana"}  # only with `--profile monitoring`
+OUTBOX = {"outbox"}  # only with `--profile outbox`
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +60,9 @@ def test_compose_refuses_to_run_without_the_secrets(tmp_path):
 
 def test_services_and_their_health_checks(config):
     services = config["services"]
-    assert set(services) == SERVICES | MONITORING
-    assert {name for name, svc in services.items() if svc.get("profiles")} == MONITORING
-    for name in ("postgres", "redis", "app", "proxy"):
+    assert set(services) == SERVICES | MONITORING | OUTBOX
+    assert {name for name, svc in services.items() if svc.get("profiles")} == MONITORING | OUTBOX
+    for name in ("postgres", "redis", "app", "proxy", "outbox"):
         assert services[name]["healthcheck"]["test"], name
     redis_cmd = " ".join(services["redis"]["command"])
     assert "--appendonly yes" in redis_cmd  # a Redis restart keeps the live tables
@@ -154,7 +157,41 @@ def test_compose_and_dockerfile_run_only_project_commands(config):
         "/readyz",
     ]
     for name, svc in config["services"].items():
-        assert ("build" in svc) == (name in ("app", "migrate")), name
+        assert ("build" in svc) == (name in ("app", "migrate", "outbox")), name
+
+
+def test_the_outbox_worker_is_probed_and_ordered_as_the_replicas(config):
+    """The `outbox` profile's worker: the project's command, started after the migration,
+    its health the replicas' probe of its own /readyz (it listens on the same PORT)."""
+    outbox, app = config["services"]["outbox"], config["services"]["app"]
+    assert outbox["profiles"] == ["outbox"]
+    assert outbox["command"] == ["python", "-m", "app", "outbox"]
+    assert outbox["image"] == app["image"] and outbox["environment"] == app["environment"]
+    assert outbox["healthcheck"]["test"] == app["healthcheck"]["test"]
+    assert outbox["depends_on"] == app["depends_on"]
+    assert outbox["stop_grace_period"] == app["stop_grace_period"]
+
+
+def test_the_image_is_built_with_its_commit(tmp_path):
+    """meja_build_info's commit: compose passes MEJA_GIT_COMMIT as a build argument, which
+    the Dockerfile makes the runtime's MEJA_GIT_COMMIT (app/build.py reads it)."""
+    directory = compose_dir(tmp_path)
+    env = {"MEJA_GIT_COMMIT": "4f1c8d2b"}
+    done = subprocess.run(
+        [compose_bin(), "config"],
+        cwd=directory,
+        env={**compose_env(), **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    for name in ("app", "migrate"):
+        build = yaml.safe_load(done.stdout)["services"][name]["build"]
+        assert build["args"] == {"MEJA_GIT_COMMIT": "4f1c8d2b"}
+    runtime = dockerfile_instructions()
+    assert ("ARG", "MEJA_GIT_COMMIT=unknown") in runtime
+    assert ("ENV", "MEJA_GIT_COMMIT=$MEJA_GIT_COMMIT") in runtime
 
 
 def test_dockerfile_is_multi_stage_slim_and_non_root():
