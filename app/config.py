@@ -47,6 +47,8 @@ DRIVERS = {
 }
 # Values from .env.example and the docs that must never reach production.
 PLACEHOLDERS = {"change-me", "changeme", "secret", "password", "postgres", "meja", "admin"}
+# An example that asks to be replaced is one wherever it appears: "change-me-to-something-long".
+REPLACE_ME = ("change-me", "changeme", "change_me", "replace-me", "replaceme")
 # How long a secret must be outside the embedded mode, in characters: keys that sign tokens 32
 # (``openssl rand -hex 32`` gives 64), the admin token and the database password 16.
 KEY_CHARS, PASSWORD_CHARS = 32, 16
@@ -54,12 +56,14 @@ KEY_CHARS, PASSWORD_CHARS = 32, 16
 
 def weak(secret: str, length: int) -> bool:
     """Too short, of fewer than eight different characters, one piece repeated, or an example
-    value: ``x``, ``0000000000``, ``changeme123`` and ``changeme123changeme123...`` are weak."""
+    value: ``x``, ``0000000000``, ``changeme123``, ``changeme123changeme123...`` and
+    ``change-me-to-a-long-random-key`` are weak."""
     return (
         len(secret) < length
         or len(set(secret)) < 8
         or secret in (secret + secret)[1:-1]  # periodic: a shorter string over and over
         or secret.lower() in PLACEHOLDERS
+        or any(word in secret.lower() for word in REPLACE_ME)
     )
 
 
