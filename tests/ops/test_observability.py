@@ -20,7 +20,7 @@ import websockets
 from fastapi.routing import APIRoute
 from prometheus_client.parser import text_string_to_metric_families
 
-from app import logs
+from app import build, logs
 from tests.ops.deploy import ROOT
 from tests.ops.test_metrics import Sock, scrape, until
 
@@ -231,12 +231,13 @@ async def test_each_metric_family_shows_after_the_action_that_feeds_it(live_serv
     assert m[("meja_db_seconds_count", ())] > 0  # the guests' rows, the outbox's records
     assert m[("meja_outbox_written_total", (("result", "dead"),))] == 1
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    build = (
+    build_labels = (
+        ("commit", build.commit()),
         ("implementation", platform.python_implementation()),
         ("python", platform.python_version()),
         ("version", version),
     )
-    assert m[("meja_build_info", build)] == 1
+    assert m[("meja_build_info", build_labels)] == 1
     assert m[("process_resident_memory_bytes", ())] > 0
     assert ("python_gc_collections_total", (("generation", "0"),)) in m
     refused = [line for line in lines.lines if line["msg"] == "socket refused"]
