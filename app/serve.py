@@ -12,7 +12,8 @@ restart" (clients reconnect, through the proxy, to another replica), waits up to
 ``shutdown_grace`` seconds for the actions in flight, then the app's lifespan drains the
 outbox work this process holds (app.main) and it exits.
 
-Two process-wide settings keep a busy process fast and small (bench/README.md):
+Two process-wide settings keep a busy process fast and small (bench/README.md; app/process.py
+sets them for serve and the outbox worker alike):
 - WebSocket permessage-deflate is off. It keeps zlib state for every socket (an idle socket
   cost about 80 KiB with it, 40 KiB without) and compresses every state message, which is
   about 1 KB of JSON.
