@@ -173,6 +173,10 @@ class Settings(BaseSettings):
     # MEJA_TRUSTED_PROXIES='["10.0.0.0/8"]'). The client's address is the peer's, or, when the
     # peer is one of these, the right-most forwarded address that is not (services/clients.py).
     trusted_proxies: list[IPvAnyNetwork] = []
+    # The largest REST request body, in bytes: a larger one is answered 413 body_too_large
+    # before it is read whole or parsed (app/api/bodies.py); the largest the client sends is
+    # well under 1 KiB.
+    max_body_bytes: int = Field(default=16_384, ge=1024, le=1 << 20)
 
     # Rate limits (services/rate_limits.py, README "Rate limits"), shared by every replica
     # through Redis: ``limit_<action>_<who>``, in the ``limits`` notation ("10/minute", several

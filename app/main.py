@@ -22,7 +22,8 @@ from fastapi.staticfiles import StaticFiles
 
 from . import build
 from .api.access import Access
-from .api.deps import install_errors
+from .api.bodies import BodyLimit
+from .api.deps import answers, install_errors
 from .api.origin import OriginCheck
 from .config import Settings, get_settings
 from .db import migrate
@@ -179,10 +180,12 @@ def create_app(
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
     modules = (players, accounts, session, games, lobby, ops, wallet, chips, history, stats, admin)
-    for module in (*modules, endpoint):
-        app.include_router(module.router)
+    for module in modules:
+        app.include_router(module.router, responses=answers(413))
+    app.include_router(endpoint.router)
     app.include_router(admin.page)
     install_errors(app)
+    app.add_middleware(BodyLimit, settings=settings)  # inside the Origin check: refused unread
     app.add_middleware(OriginCheck, settings=settings)
     app.add_middleware(Access, settings=settings)  # outermost: every answer has its request id
     if STATIC.is_dir():

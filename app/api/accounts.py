@@ -7,23 +7,28 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from .bodies import JsonRoute
 from .deps import Live, MaybePlayer, Player, answers
+from .fields import Text
 from .limits import check
 from .session import SignedIn, signed_in
 
 router = APIRouter(
-    prefix="/api/accounts", tags=["accounts"], responses=answers(401, 403, 409, 422, 429, 503)
+    route_class=JsonRoute,
+    prefix="/api/accounts",
+    tags=["accounts"],
+    responses=answers(401, 403, 409, 422, 429, 503),
 )
 
 
 class NewAccount(BaseModel):
-    username: str = Field(max_length=64)
-    password: str = Field(max_length=1024)
+    username: Text = Field(max_length=64)
+    password: Text = Field(max_length=1024)
 
 
 class NewPassword(BaseModel):
-    old_password: str = Field(max_length=1024)
-    new_password: str = Field(max_length=1024)
+    old_password: Text = Field(max_length=1024)
+    new_password: Text = Field(max_length=1024)
 
 
 @router.post("", status_code=201, response_model=SignedIn)
@@ -44,6 +49,11 @@ async def change_password(
     body: NewPassword, request: Request, response: Response, live: Live, player: Player
 ) -> SignedIn:
     """A new password (the current one is needed: 403 ``wrong_password``); every session of
-    the account ends, and this client gets a new one."""
+    the account ends, and this client gets a new one. Each attempt counts against the login's
+    limits, per account and per address (429 ``rate_limited``), before the password is
+    checked: guessing the current password here is guessing it at the login, so a stolen
+    access token gets no more guesses than the login gives."""
+    username = player.get("username")
+    await check(request, "login", account=username.casefold() if username else None)
     player = await live.accounts.change_password(player, body.old_password, body.new_password)
     return signed_in(response, request, player, await live.sessions.start(player))

@@ -14,7 +14,7 @@ import hmac
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
@@ -37,14 +37,19 @@ from .admin_models import (
     Summary,
     TableState,
 )
-from .deps import ID_MAX, Live, answers, identity, live
+from .bodies import JsonRoute
+from .deps import Live, answers, identity, live
+from .fields import PAGE_MAX, PlayerId, TableId, Text
 from .lobby import TableList
 from .ops import probe
 
 router = APIRouter(
-    prefix="/api/admin", tags=["admin"], responses=answers(401, 403, 404, 409, 422, 503)
+    route_class=JsonRoute,
+    prefix="/api/admin",
+    tags=["admin"],
+    responses=answers(401, 403, 404, 409, 422, 503),
 )
-page = APIRouter(include_in_schema=False)
+page = APIRouter(route_class=JsonRoute, include_in_schema=False)
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 MAX_ADJUST = 10**9
 
@@ -58,7 +63,7 @@ async def current_admin(request: Request) -> dict:
 
 
 Admin = Annotated[dict, Depends(current_admin)]
-Page = Annotated[int, Query(ge=1, le=10_000)]
+Page = Annotated[int, Query(ge=1, le=PAGE_MAX)]
 PerPage = Annotated[int, Query(ge=1, le=100)]
 
 
@@ -70,7 +75,7 @@ def _reason(value: str) -> str:
 
 
 class Why(BaseModel):
-    reason: str
+    reason: Text
 
     @field_validator("reason")
     @classmethod
@@ -97,12 +102,6 @@ class Adjust(Why):
         return value
 
 
-def _pid(pid: int) -> int:
-    if not 0 < pid <= ID_MAX:
-        raise P.AdminError(404, "unknown_player", f"no player {pid}")
-    return pid
-
-
 def actions(live: Any) -> P.PlayerActions:
     return P.PlayerActions(live.db, live.sessions, live.lobby)
 
@@ -111,7 +110,7 @@ def actions(live: Any) -> P.PlayerActions:
 async def players(
     admin: Admin,
     live: Live,
-    q: Annotated[str, Query(max_length=40)] = "",
+    q: Annotated[Text, Query(max_length=40)] = "",
     page: Page = 1,
     per_page: PerPage = 20,
 ) -> dict:
@@ -120,37 +119,35 @@ async def players(
 
 
 @router.get("/players/{pid}", response_model=PlayerDetail)
-async def player(pid: int, admin: Admin, live: Live) -> dict:
+async def player(pid: PlayerId, admin: Admin, live: Live) -> dict:
     """The player, their role and ban, and their wallet (balance, chips on tables)."""
-    return await P.detail(live.db, _pid(pid))
+    return await P.detail(live.db, pid)
 
 
 @router.get("/players/{pid}/ledger", response_model=LedgerPage)
 async def player_ledger(
-    pid: int, admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20
+    pid: PlayerId, admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20
 ) -> dict:
     """The player's ledger entries, newest first."""
-    return await P.ledger_page(live.db, _pid(pid), page=page, per_page=per_page)
+    return await P.ledger_page(live.db, pid, page=page, per_page=per_page)
 
 
 @router.post("/players/{pid}/ban", response_model=Banned)
-async def ban(pid: int, body: Why, admin: Admin, live: Live) -> dict:
+async def ban(pid: PlayerId, body: Why, admin: Admin, live: Live) -> dict:
     """Refused everywhere from now on (403 ``banned``), sockets closed, seats given up."""
-    return await actions(live).ban(admin["id"], _pid(pid), body.reason)
+    return await actions(live).ban(admin["id"], pid, body.reason)
 
 
 @router.post("/players/{pid}/unban", response_model=AdminPlayer)
-async def unban(pid: int, body: Why, admin: Admin, live: Live) -> dict:
-    return await actions(live).unban(admin["id"], _pid(pid), body.reason)
+async def unban(pid: PlayerId, body: Why, admin: Admin, live: Live) -> dict:
+    return await actions(live).unban(admin["id"], pid, body.reason)
 
 
 @router.post("/players/{pid}/chips", response_model=Adjusted)
-async def adjust_chips(pid: int, body: Adjust, admin: Admin, live: Live) -> dict:
+async def adjust_chips(pid: PlayerId, body: Adjust, admin: Admin, live: Live) -> dict:
     """Chips from the house (``amount`` > 0) or back to it; ``request_id`` makes a retried
     request move them once (``moved`` is then false)."""
-    return await actions(live).adjust(
-        admin["id"], _pid(pid), body.amount, body.reason, body.request_id
-    )
+    return await actions(live).adjust(admin["id"], pid, body.amount, body.reason, body.request_id)
 
 
 @router.get("/tables", response_model=TableList)
@@ -160,13 +157,13 @@ async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 2
 
 
 @router.get("/tables/{tid}", response_model=TableState)
-async def table(tid: str, admin: Admin, live: Live) -> dict:
+async def table(tid: TableId, admin: Admin, live: Live) -> dict:
     """The table's summary and a spectator's view (no hidden tile)."""
     return await admin_tables.table_state(live, tid)
 
 
 @router.post("/tables/{tid}/close", response_model=Closed)
-async def close_table(tid: str, body: Why, admin: Admin, live: Live) -> dict:
+async def close_table(tid: TableId, body: Why, admin: Admin, live: Live) -> dict:
     """Close it now: every stack back to its wallet (bots' to the house)."""
     return await admin_tables.close_table(live, admin["id"], tid, body.reason)
 
@@ -179,7 +176,9 @@ async def dead_letters(admin: Admin, live: Live, page: Page = 1, per_page: PerPa
 
 
 @router.post("/outbox/dead/{entry_id}/retry", response_model=DeadLetter)
-async def retry_dead_letter(entry_id: str, body: Why, admin: Admin, live: Live) -> dict:
+async def retry_dead_letter(
+    entry_id: Annotated[str, Path(max_length=41)], body: Why, admin: Admin, live: Live
+) -> dict:
     """Put the entry back on its table's stream, to be written again."""
     if not re.fullmatch(r"\d{1,20}-\d{1,20}", entry_id):
         raise P.AdminError(404, "unknown_dead_letter", f"no dead letter {entry_id}")

@@ -12,10 +12,16 @@ from pydantic import BaseModel, Field
 
 from app.services import money
 
+from .bodies import JsonRoute
 from .deps import Live, Player, answers
 from .wallet import player_id
 
-router = APIRouter(prefix="/api/players/me", tags=["money"], responses=answers(401, 403, 409, 503))
+router = APIRouter(
+    route_class=JsonRoute,
+    prefix="/api/players/me",
+    tags=["money"],
+    responses=answers(401, 403, 409, 503),
+)
 
 
 class DailyOut(BaseModel):

@@ -36,8 +36,6 @@ from app.services.sessions import AuthError, Banned, Identity
 from app.services.table_errors import TableError
 from app.store.outage import REDIS_DOWN
 
-ID_MAX = 2**63 - 1  # the database's ids are 64-bit: a larger number names nothing
-
 
 class ErrorBody(BaseModel):
     """Every error answer of the REST API (the socket's error message is its own): a stable
@@ -61,6 +59,7 @@ MEANINGS = {
     403: "forbidden: another site's page (`bad_origin`), a banned player, not an admin, ...",
     404: "no such table, player, game or match",
     409: "refused by the current state (a taken seat, a claimed bonus, a taken username, ...)",
+    413: "`body_too_large`: a request body over `MEJA_MAX_BODY_BYTES` (its `max`), unread",
     422: "a refused field: `field` names it, `code` says why",
     429: "over a rate limit: `retry_after` seconds, as the Retry-After header",
     503: "Redis or the database cannot be reached right now: try again after Retry-After",
@@ -149,8 +148,10 @@ def install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        """FastAPI's own 422 body (``detail``: the errors), with the request id."""
-        return error(request, {"detail": jsonable_encoder(exc.errors())}, 422)
+        """FastAPI's own 422 body (``detail``: the errors), with the request id; never the
+        refused values themselves (``input``): an answer does not echo what it was sent."""
+        errors = [{k: v for k, v in e.items() if k != "input"} for e in exc.errors()]
+        return error(request, {"detail": jsonable_encoder(errors[:MAX_ERRORS])}, 422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
@@ -200,6 +201,7 @@ def install_errors(app: FastAPI) -> None:
         return error(request, {"detail": exc.message, "code": exc.code}, 503, _retry(503))
 
 
+MAX_ERRORS = 20  # a 422 lists at most this many of its validation errors
 # The metrics' code of an answer without one of its own (FastAPI's 404, 405, ...).
 STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 422: "invalid_request"}
 # A validation error's limits (its ``ctx``: ours, or pydantic's own names) as ``min``/``max``.

@@ -9,9 +9,10 @@ from pydantic import BaseModel, Field
 
 from app.services import catalog
 
+from .bodies import JsonRoute
 from .deps import Live
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(route_class=JsonRoute, prefix="/api", tags=["games"])
 
 
 class OptionOut(BaseModel):

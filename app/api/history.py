@@ -1,24 +1,31 @@
 """Finished matches: ``GET /api/players/me/matches``, ``GET /api/matches/{id}`` and its
-``/replay`` (app/services/match_replay.py: the match step by step as the player's seat saw it)."""
+``/replay`` (app/services/match_replay.py: the match step by step as the player's seat saw it).
+
+A match's ``id`` is its random public id; a private table's matches are its players' and the
+operators' only (app/services/history.py), anyone else gets 404 ``no_such_match``."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from app.services import history, match_replay
 
-from .deps import ID_MAX, Player, answers, database
+from .bodies import JsonRoute
+from .deps import MaybePlayer, Player, answers, database
+from .fields import MatchId, Page
 from .wallet import Db, player_id
 
-router = APIRouter(tags=["history"], responses=answers(401, 404, 409, 422, 503))
+router = APIRouter(
+    route_class=JsonRoute, tags=["history"], responses=answers(401, 404, 409, 422, 503)
+)
 
 
 class MatchLine(BaseModel):
-    id: int
+    id: str = Field(description="the match's public id (GET /api/matches/{id})")
     table: str
     number: int = Field(description="the match's number at its table (Gaple: the round)")
     game: str
@@ -39,8 +46,8 @@ class MatchPage(BaseModel):
 async def my_matches(
     player: Player,
     db: Db,
-    page: int = Query(1, ge=1, le=10_000),
-    per_page: int = Query(50, ge=1, le=200),
+    page: Page = 1,
+    per_page: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict:
     """The player's finished matches, newest first, a page at a time as every list."""
     with database():
@@ -53,7 +60,7 @@ async def my_matches(
 class MatchRecord(BaseModel):
     """A finished match as the database keeps it (``python -m app replay`` re-runs it)."""
 
-    id: int
+    id: str
     table: str
     number: int
     game: str
@@ -68,14 +75,13 @@ class MatchRecord(BaseModel):
 
 
 @router.get("/api/matches/{match_id}", response_model=MatchRecord)
-async def match(match_id: int, db: Db) -> dict:
-    """Players, options, result, payments and the action log of a finished match."""
-    record = None
-    if 0 < match_id <= ID_MAX:
-        with database():
-            record = await history.match_record(db, match_id)
+async def match(match_id: MatchId, db: Db, reader: MaybePlayer) -> dict:
+    """Players, options, result, payments and the action log of a finished match (a private
+    table's: signed in as one of its players, or an operator)."""
+    with database():
+        record = await history.match_record(db, match_id, player_id(reader) if reader else None)
     if record is None:
-        raise HTTPException(404, f"no finished match {match_id}")
+        raise match_replay.no_match(match_id)
     return record
 
 
@@ -93,7 +99,7 @@ class ReplaySeat(BaseModel):
 
 
 class MatchReplay(BaseModel):
-    id: int
+    id: str
     table: str
     number: int
     game: str
@@ -104,11 +110,9 @@ class MatchReplay(BaseModel):
 
 
 @router.get("/api/matches/{match_id}/replay", response_model=MatchReplay)
-async def replay(match_id: int, player: Player, db: Db, request: Request) -> Response:
+async def replay(match_id: MatchId, player: Player, db: Db, request: Request) -> Response:
     """The finished match from the deal on, one step per move, each as your seat saw it
     (gzip-compressed for a client that takes it)."""
-    if not 0 < match_id <= ID_MAX:
-        raise match_replay.no_match(match_id)
     with database():
         record = await match_replay.match_replay(db, match_id, player_id(player))
     gz = "gzip" in request.headers.get("accept-encoding", "")

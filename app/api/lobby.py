@@ -10,17 +10,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.services.lobby_index import Sort
 from app.services.table_doc import TableStatus
 
-from .deps import Live, Player, answers
+from .bodies import JsonRoute
+from .deps import Live, MaybePlayer, Player, answers
+from .fields import ID_MAX, Page, Seat, TableId, Text
 from .limits import by_player
 
 router = APIRouter(
-    prefix="/api", tags=["tables"], responses=answers(401, 403, 404, 409, 422, 429, 503)
+    route_class=JsonRoute,
+    prefix="/api",
+    tags=["tables"],
+    responses=answers(401, 403, 404, 409, 422, 429, 503),
 )
 
 
@@ -93,7 +98,9 @@ class SitBody(BaseModel):
 
 
 class NewTable(BaseModel):
-    game: str = Field(description="gaple | moon | cross | mexican_train (those available)")
+    game: Text = Field(
+        max_length=40, description="gaple | moon | cross | mexican_train (those available)"
+    )
     seats: int = Field(description="number of seats; the ruleset says how many it allows")
     turn_seconds: int | None = Field(
         None, ge=1, le=600, description="turn clock (docs/rules.md O-3); default 20"
@@ -113,20 +120,20 @@ class NewTable(BaseModel):
 
 
 class QuickJoin(BaseModel):
-    game: str
+    game: Text = Field(max_length=40)
 
 
 @router.get("/tables", response_model=TableList)
 async def list_tables(
     live: Live,
-    game: str | None = None,
-    stake: int | None = Query(None, ge=1),
+    game: Annotated[Text | None, Query(max_length=40)] = None,
+    stake: Annotated[int | None, Query(ge=1, le=ID_MAX)] = None,
     open: bool = Query(False, description="only tables with an open seat"),
     sort: Annotated[Sort, Query(description="newest | stake_low | stake_high | open_seats")] = (
         "newest"
     ),
-    page: int = Query(1, ge=1),
-    per_page: int = Query(20, ge=1, le=100),
+    page: Page = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict:
     """Public tables someone is at; filter by game, stake and an open seat, sorted (newest,
     stake low or high, most open seats; the newest first among equals)."""
@@ -142,7 +149,7 @@ async def my_tables(live: Live, player: Player) -> dict:
 
 
 @router.get("/codes/{code}", response_model=TableOut, dependencies=[by_player("join_code")])
-async def table_of_code(code: str, live: Live) -> dict:
+async def table_of_code(code: Annotated[Text, Path(max_length=40)], live: Live) -> dict:
     """The private table a join code names (any case; spaces and dashes are ignored); signed
     in and rate limited, so codes cannot be guessed one after another."""
     return await live.lobby.by_code(code)
@@ -166,30 +173,34 @@ async def create_table(body: NewTable, live: Live, player: Player) -> dict:
 
 
 @router.get("/tables/{tid}", response_model=TableOut)
-async def get_table(tid: str, live: Live) -> dict:
-    return await live.lobby.get(tid)
+async def get_table(tid: TableId, live: Live, player: MaybePlayer) -> dict:
+    """The table; a private table's ``code`` only for a player seated there."""
+    return await live.lobby.get(tid, player["id"] if player else None)
 
 
 @router.post("/tables/{tid}/seats/{n}", response_model=TableOut, dependencies=[by_player("sit")])
-async def sit(tid: str, n: int, live: Live, player: Player, body: SitBody | None = None) -> dict:
+async def sit(
+    tid: TableId, n: Seat, live: Live, player: Player, body: SitBody | None = None
+) -> dict:
     """Take seat ``n``; the match (round) starts by itself once the table is ready."""
     return await live.lobby.sit(player, tid, n, body.buy_in if body else None)
 
 
 @router.delete("/tables/{tid}/seats/{n}", response_model=TableOut)
-async def leave(tid: str, n: int, live: Live, player: Player) -> dict:
+async def leave(tid: TableId, n: Seat, live: Live, player: Player) -> dict:
     """Leave seat ``n``; during a match the bot plays it to the end, then it is freed."""
     return await live.lobby.leave(player, tid, n)
 
 
 @router.post("/tables/{tid}/bots", response_model=TableOut)
-async def add_bots(tid: str, live: Live, player: Player) -> dict:
-    """Give every empty seat a bot."""
+async def add_bots(tid: TableId, live: Live, player: Player) -> dict:
+    """Give every empty seat a bot: a player seated at the table, or an operator (403
+    ``not_at_table``)."""
     return await live.lobby.add_bots(player, tid)
 
 
 @router.post("/tables/{tid}/rematch", response_model=TableOut)
-async def rematch(tid: str, live: Live, player: Player) -> dict:
+async def rematch(tid: TableId, live: Live, player: Player) -> dict:
     """Say yes to another match once this one is over (all seated humans must)."""
     return await live.lobby.rematch(player, tid)
 

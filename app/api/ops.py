@@ -18,9 +18,10 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from .bodies import JsonRoute
 from .deps import Live
 
-router = APIRouter(tags=["ops"])
+router = APIRouter(route_class=JsonRoute, tags=["ops"])
 PROBE_SECONDS = 2.0
 
 

@@ -9,17 +9,22 @@ from pydantic_core import PydanticCustomError
 from app.services import accounts
 from app.services.players import NAME_LIMITS, BadName, check_name
 
+from .bodies import JsonRoute
 from .deps import Live, Player, answers
+from .fields import Text
 from .limits import by_address
 from .session import PlayerOut, SignedIn, signed_in
 
 router = APIRouter(
-    prefix="/api/players", tags=["players"], responses=answers(401, 403, 422, 429, 503)
+    route_class=JsonRoute,
+    prefix="/api/players",
+    tags=["players"],
+    responses=answers(401, 403, 422, 429, 503),
 )
 
 
 class NewPlayer(BaseModel):
-    name: str
+    name: Text
 
     @field_validator("name")
     @classmethod

@@ -15,16 +15,23 @@ from pydantic import BaseModel, Field
 
 from app.services.sessions import Issued
 
+from .bodies import JsonRoute
 from .deps import Live, Player, answers, live, token_of
+from .fields import Text
 from .limits import check
 
-router = APIRouter(prefix="/api", tags=["session"], responses=answers(401, 403, 422, 429, 503))
+router = APIRouter(
+    route_class=JsonRoute,
+    prefix="/api",
+    tags=["session"],
+    responses=answers(401, 403, 422, 429, 503),
+)
 REFRESH_PATH = "/api/session"
 
 
 class Credentials(BaseModel):
-    username: str = Field(max_length=64)
-    password: str = Field(max_length=1024)
+    username: Text = Field(max_length=64)
+    password: Text = Field(max_length=1024)
 
 
 class PlayerOut(BaseModel):

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.services import stats
 
-from .deps import ID_MAX, Live, answers, database
+from .bodies import JsonRoute
+from .deps import Live, answers, database
+from .fields import Page, PlayerId, Text
 from .wallet import Db
 
-router = APIRouter(prefix="/api", tags=["stats"], responses=answers(404, 422, 503))
+router = APIRouter(
+    route_class=JsonRoute, prefix="/api", tags=["stats"], responses=answers(404, 422, 503)
+)
 
 
 class GameCount(BaseModel):
@@ -67,22 +71,20 @@ class BoardOut(BaseModel):
 
 
 @router.get("/players/{player_id}/profile", response_model=ProfileOut)
-async def profile(player_id: int, db: Db) -> dict:
+async def profile(player_id: PlayerId, db: Db) -> dict:
     """A player's games, chips, best Gaple round, Moon contracts and daily streak."""
-    if not 0 < player_id <= ID_MAX:
-        raise stats.no_player(player_id)
     with database():
         return await stats.profile(db, player_id)
 
 
 @router.get("/leaderboards/{game}", response_model=BoardOut)
 async def leaderboard(
-    game: str,
+    game: Annotated[Text, Path(max_length=40)],
     db: Db,
     live: Live,
     period: Annotated[stats.Period, Query(description="week | all")] = "week",
-    page: int = Query(1, ge=1, le=10_000),
-    per_page: int = Query(20, ge=1, le=100),
+    page: Page = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict:
     """One page of the game's board, best first, with the number of players on it."""
     with database():

@@ -9,9 +9,10 @@ from pydantic import BaseModel, Field
 
 from app.services import money
 
+from .bodies import JsonRoute
 from .deps import Player, answers, database
 
-router = APIRouter(tags=["money"], responses=answers(401, 403, 503))
+router = APIRouter(route_class=JsonRoute, tags=["money"], responses=answers(401, 403, 503))
 
 
 def sessions(request: Request) -> Any:

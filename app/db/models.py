@@ -14,6 +14,7 @@ and ``move`` (the action log that ``python -m app replay`` re-runs).
 
 from __future__ import annotations
 
+import secrets
 from datetime import date, datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -135,10 +137,20 @@ class LedgerEntry(Base):
     amount: Mapped[int] = mapped_column(Chips)
 
 
+def new_public_id() -> str:
+    """A random id for URLs: 96 bits, so ids cannot be walked or guessed."""
+    return secrets.token_urlsafe(12)
+
+
 class Match(Base):
+    """``public_id`` names the match in URLs (``GET /api/matches/{id}``), never the sequential
+    ``id``; ``private``: played at a private table, so only its players and operators read it."""
+
     __tablename__ = "match"
     __table_args__ = (UniqueConstraint("table_id", "number"),)
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(24), unique=True, default=new_public_id)
+    private: Mapped[bool] = mapped_column(default=False, server_default=false())
     table_id: Mapped[str] = mapped_column(String(64))
     number: Mapped[int] = mapped_column(Integer)
     game: Mapped[str] = mapped_column(String(20))

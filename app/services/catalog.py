@@ -56,3 +56,8 @@ def lowest_stake() -> int:
         if option.key == "stake" and option.lo is not None
     ]
     return min(bounds, default=1)
+
+
+def most_seats() -> int:
+    """The most seats any game this server plays has (the bound of a seat number)."""
+    return max(registry.get_ruleset(name).descriptor.max_seats for name in registry.available())

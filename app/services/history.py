@@ -1,4 +1,9 @@
-"""Finished matches as the history pages and ``GET /api/matches/{id}`` show them."""
+"""Finished matches as the history pages and ``GET /api/matches/{id}`` show them.
+
+A match is named by its ``public_id`` (random: app/db/models.py), never by its sequential row
+id. A public table's matches are anyone's to read; a private table's only its players' and the
+operators'. To anyone else such a match does not exist (the same 404 as an unknown id), so
+neither its table nor its players' names are told."""
 
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ async def player_matches(
         rows = (await session.execute(stmt)).all()
     return int(total), [
         {
-            "id": m.id,
+            "id": m.public_id,
             "table": m.table_id,
             "number": m.number,
             "game": m.game,
@@ -54,12 +59,33 @@ async def match_seats(session: AsyncSession, match_id: int) -> list:
     return list(rows.all())
 
 
-async def match_record(db: Sessions, match_id: int) -> dict | None:
-    """Players, options, seed, result, rounds with their payments, and the action log."""
+async def readable_match(session: AsyncSession, public_id: str, reader: int | None) -> Match | None:
+    """The finished match ``public_id`` names, if ``reader`` (a player id, None: anonymous) may
+    read it; None otherwise."""
+    match = await session.scalar(select(Match).where(Match.public_id == public_id))
+    if match is None or match.finished_at is None:
+        return None
+    if not match.private:
+        return match
+    if reader is None:
+        return None
+    seated = select(MatchSeat.id).where(
+        MatchSeat.match_id == match.id, MatchSeat.player_id == reader
+    )
+    if await session.scalar(seated.limit(1)) is not None:
+        return match
+    role = await session.scalar(select(Player.role).where(Player.id == reader))
+    return match if role == "admin" else None
+
+
+async def match_record(db: Sessions, public_id: str, reader: int | None) -> dict | None:
+    """Players, options, seed, result, rounds with their payments, and the action log; None
+    when there is no such finished match for ``reader`` (``readable_match``)."""
     async with db() as session:
-        match = await session.get(Match, match_id)
-        if match is None or match.finished_at is None:
+        match = await readable_match(session, public_id, reader)
+        if match is None:
             return None
+        match_id = match.id
         seats = await match_seats(session, match_id)
         rounds = (
             (
@@ -110,7 +136,7 @@ async def match_record(db: Sessions, match_id: int) -> dict | None:
         }
 
     return {
-        "id": match.id,
+        "id": match.public_id,
         "table": match.table_id,
         "number": match.number,
         "game": match.game,

@@ -33,7 +33,7 @@ from app.games.errors import BadOptions
 from app.store.seated import Seated
 from app.store.tables import Snapshot
 
-from . import lobby_index, money
+from . import admin_players, lobby_index, money
 from . import table_doc as D
 from .stakes import buy_in_limits
 from .table_errors import TableError, closed
@@ -53,6 +53,12 @@ def _page(items: list[dict], page: int, per_page: int) -> dict:
         "per_page": per_page,
         "total": len(items),
     }
+
+
+def not_at_table() -> TableError:
+    return TableError(
+        403, "not_at_table", "only a player seated at this table may fill it with bots"
+    )
 
 
 def join_code(raw: str) -> str:
@@ -97,7 +103,7 @@ class Lobby:
         )
         if creator is not None and rs.descriptor.chips:
             buy_in = await self._buy_in_amount(creator, parsed["stake"], buy_in)
-        tid = secrets.token_hex(5)
+        tid = secrets.token_urlsafe(12)  # 96 bits: a private table's address is its invitation
         code = await self._new_code(tid) if private else None
         doc = D.new_doc(rs, tid, n_seats, parsed, turn_seconds, now_ms(), start_seconds, code=code)
         res = await self.writer.create(tid, doc)
@@ -161,8 +167,10 @@ class Lobby:
         with contextlib.suppress(TableError):
             await self.writer.change(tid, build)
 
-    async def get(self, tid: str) -> dict:
-        return self.views.summary(await self.writer.snap(tid))
+    async def get(self, tid: str, pid: Any = None) -> dict:
+        """The table as the player ``pid`` (None: anonymous) sees it: a private table's join
+        code only when seated there (``TableViews.summary_for``)."""
+        return self.views.summary_for(await self.writer.snap(tid), pid)
 
     async def by_code(self, raw: str) -> dict:
         """The table a join code names: 422 ``bad_code`` (not a code), 404 ``no_such_code``,
@@ -296,7 +304,20 @@ class Lobby:
         return await self._changed(tid, build)
 
     async def add_bots(self, player: dict, tid: str) -> dict:
+        """Bots in every empty seat, asked by a player seated at the table or an operator (403
+        ``not_at_table``): anyone else could fill a stranger's table, a private one too."""
+        seated = D.seat_of((await self.writer.snap(tid)).doc, player["id"]) is not None
+        operator = (
+            not seated
+            and self.db is not None
+            and await admin_players.role_of(self.db, player["id"]) == "admin"
+        )
+        if not (seated or operator):
+            raise not_at_table()
+
         def build(snap: Snapshot, v_next: int) -> D.Change:
+            if not operator and D.seat_of(snap.doc, player["id"]) is None:  # left meanwhile
+                raise not_at_table()
             ch = self.writer.begin(snap)
             stake = ch.doc["stake"]
             stack = buy_in_limits(stake, self.settings).high if stake is not None else None

@@ -24,10 +24,10 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Match, Move
+from app.db.models import Move
 from app.games.errors import GameError
 from app.games.registry import get_ruleset
-from app.services.history import match_seats
+from app.services.history import match_seats, readable_match
 from app.services.money import iso
 from app.services.table_errors import TableError
 
@@ -39,7 +39,7 @@ def encoded(replay: dict[str, Any], compress: bool) -> bytes:
     return gzip.compress(body, 5) if compress else body
 
 
-def no_match(match_id: int) -> TableError:
+def no_match(match_id: str) -> TableError:
     return TableError(404, "no_such_match", f"no finished match {match_id}")
 
 
@@ -65,14 +65,16 @@ def steps(game: str, options: dict, n_seats: int, seed: int, log: list[dict], se
 
 
 async def match_replay(
-    db: async_sessionmaker[AsyncSession], match_id: int, player_id: int | None
+    db: async_sessionmaker[AsyncSession], public_id: str, player_id: int | None
 ) -> dict[str, Any]:
     """The match's players and every step as the player's seat saw it (404 ``no_such_match``
-    for a match not finished or not known; 409 ``replay_failed`` when the log does not re-run)."""
+    for a match not finished, not known or not the player's to read: history.readable_match;
+    409 ``replay_failed`` when the log does not re-run)."""
     async with db() as session:
-        match = await session.get(Match, match_id)
-        if match is None or match.finished_at is None or match.seed is None:
-            raise no_match(match_id)
+        match = await readable_match(session, public_id, player_id)
+        if match is None or match.seed is None:
+            raise no_match(public_id)
+        match_id = match.id
         seats = await match_seats(session, match_id)
         moves = (
             (
@@ -98,10 +100,12 @@ async def match_replay(
             mine,
         )
     except (GameError, LookupError, KeyError, ValueError) as err:
-        raise TableError(409, "replay_failed", f"match {match_id} does not re-run: {err}") from None
+        raise TableError(
+            409, "replay_failed", f"match {public_id} does not re-run: {err}"
+        ) from None
     shown[0]["events"] = [{"type": "match_started", "match_no": match.number}]
     return {
-        "id": match.id,
+        "id": match.public_id,
         "table": match.table_id,
         "number": match.number,
         "game": match.game,

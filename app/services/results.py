@@ -43,7 +43,8 @@ class MatchContext:
 
     ``options`` are the options given to ``new_state`` (Gaple: including the round's starting
     ``stacks``), so ``new_state(options, len(players), seed)`` plus the log rebuilds the match.
-    ``players``: the player id on each seat (None for an empty seat).
+    ``players``: the player id on each seat (None for an empty seat). ``private``: a private
+    table's match, readable by its players only (app/services/history.py).
     """
 
     table_id: str
@@ -54,6 +55,7 @@ class MatchContext:
     players: Sequence[int | None]
     started_at: str | None = None
     round_no: int = 1
+    private: bool = False
 
 
 def _now() -> str:
@@ -146,6 +148,7 @@ def outbox_entries(
                     ],
                     "started_at": ctx.started_at,
                     "finished_at": at,
+                    "private": ctx.private,
                 }
             )
         )
@@ -230,6 +233,7 @@ def _match_values(session: AsyncSession, e: Mapping[str, Any]) -> dict[str, Any]
         "new_result": e["result"],
         "new_started_at": _when(e.get("started_at")),
         "new_finished_at": _finished(e),
+        "new_private": bool(e.get("private")),  # absent from entries written before it was
     }
 
 
@@ -255,7 +259,7 @@ RECORDS = {
         _claim(
             MATCHES,
             "finished_at",
-            ("options", "seed", "n_seats", "result", "started_at", "finished_at"),
+            ("options", "seed", "n_seats", "result", "started_at", "finished_at", "private"),
         ),
         _match_values,
     ),

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -41,6 +42,9 @@ from app.services.players import Players
 from app.store.keys import Keys
 
 ALGORITHM = "HS256"
+SUBJECT = re.compile(r"[1-9][0-9]{0,18}")  # a player id, in decimal
+ID_MAX = 2**63 - 1  # the database's ids (player, session) are 64-bit
+EPOCH_MAX = 2**31 - 1  # player.session_epoch is a 32-bit integer
 
 
 class AuthError(Exception):
@@ -114,6 +118,24 @@ class Keyring:
             raise AuthError("bad_token", "the access token is not valid") from None
 
 
+def player_of(claims: dict[str, Any]) -> int:
+    """The player id of verified claims; ``bad_token`` for claims of a shape this server never
+    signs: a signature says who made a token, not that its values fit (a player id beyond 64
+    bits would reach the database)."""
+    sub, ep, sid = claims["sub"], claims["ep"], claims["sid"]
+    if (
+        isinstance(sub, str)
+        and SUBJECT.fullmatch(sub)
+        and int(sub) <= ID_MAX
+        and type(ep) is int
+        and 0 <= ep <= EPOCH_MAX
+        and type(sid) is int
+        and 0 < sid <= ID_MAX
+    ):
+        return int(sub)
+    raise AuthError("bad_token", "the access token is not valid")
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -178,10 +200,7 @@ class Sessions:
         if not token:
             raise AuthError("not_signed_in", "sign in first (a player token is required)")
         claims = self.keyring.verify(token)
-        try:
-            pid = int(claims["sub"])
-        except ValueError:
-            raise AuthError("bad_token", "the access token is not valid") from None
+        pid = player_of(claims)
         player = await self.players.cached(pid)
         if player is not None:
             refuse_banned(player)

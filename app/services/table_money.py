@@ -54,7 +54,13 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
         occupants = _occupants(before_doc, ch)
         players = [occupants[p]["player"] if p in occupants else None for p in doc["players"]]
         ctx = results.MatchContext(
-            tid, doc["match_no"], doc["game"], doc["seed"], doc["match_options"], players
+            tid,
+            doc["match_no"],
+            doc["game"],
+            doc["seed"],
+            doc["match_options"],
+            players,
+            private=doc.get("private", False),
         )
         logged: list[dict] | None = None
         for i, step in enumerate(ch.steps):

@@ -35,6 +35,15 @@ class TableViews:
             snap.memo["summary"] = D.summary(snap.doc, snap.v)
         return snap.memo["summary"]
 
+    def summary_for(self, snap: Snapshot, pid: Any) -> dict:
+        """The summary as the player ``pid`` (None: anonymous) may see it: a private table's
+        join code is its seated players' to share, so nobody else reads it (a spectator, an
+        anonymous ``GET /api/tables/{id}``)."""
+        summary = self.summary(snap)
+        if summary["code"] is None or (pid is not None and D.seat_of(snap.doc, pid) is not None):
+            return summary
+        return {**summary, "code": None}
+
     def view(self, snap: Snapshot, table_seat: int | None) -> dict | None:
         """The rules view for a table seat (a spectator's for None or an unseated player)."""
         state = D.state_of(snap)
@@ -61,10 +70,11 @@ class TableViews:
 
     def state_message(self, snap: Snapshot, pid: Any, events: list | None) -> dict:
         n = D.seat_of(snap.doc, pid) if pid is not None else None
+        summary = self.summary(snap)
         msg = {
             "type": "state",
             "v": snap.v,
-            "table": {**self.summary(snap), "you": n},
+            "table": {**summary, "you": n, "code": summary["code"] if n is not None else None},
             "view": self._view_json(snap, n),
             "events": events or [],
         }

@@ -13,7 +13,7 @@ a JSON object:
              detail (round_over event),
              settlements: [{payer, payee, payer_id, payee_id, amount, shortfall, pips}]
     match    options, seed (decimal string), players (id per seat), result (Outcome JSON),
-             moves: [{seat, v, action}], started_at, finished_at
+             moves: [{seat, v, action}], started_at, finished_at, private (a private table's)
     cash_out seat, player, amount     (stack -> wallet, when a player leaves)
     buy_in_seated  buy_in (the key of a pending buy-in that is now a seat's stack)
     house_stake / house_return  who (a bot's id, e.g. "bot:2"), amount  (house <-> bot stack)

@@ -175,7 +175,7 @@ function route() {
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
   const a = location.hash.match(/^#\/admin(?:\/(\w+)(?:\/([^/?]+))?)?$/);
-  const r = location.hash.match(/^#\/replay\/(\d+)$/);
+  const r = location.hash.match(/^#\/replay\/([\w-]+)$/); // a match's public id
   const j = location.hash.match(/^#\/join\/([^/?]+)$/);
   if (location.hash === "#/history") {
     screen = mountHistory(main, { errorText });

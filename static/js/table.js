@@ -326,7 +326,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
           "aria-label": t("rules.link"), title: t("rules.link") }, // a phone shows "?" alone
         h("span", { class: "chips-long" }, t("rules.link")),
         h("span", { class: "chips-short", "aria-hidden": "true" }, "?")) : null,
-        st.table?.private ? h("button", { class: "table-link", type: "button", "data-action": "invite",
+        st.table?.code ? h("button", { class: "table-link", type: "button", "data-action": "invite",
           onclick: () => copyInvite(st.table.code, toast) }, t("table.invite", { code: st.table.code })) : null));
   }
 

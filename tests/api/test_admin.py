@@ -184,7 +184,7 @@ async def test_a_ban_closes_the_socket_frees_the_seat_and_refuses_until_unbanned
         assert (r.status_code, r.json()["code"]) == (403, "banned")
         r = await http.post("/api/session/refresh")
         assert (r.status_code, r.json()["code"]) == (403, "banned")
-        table = (await http.get(f"/api/tables/{tid}")).json()
+        table = (await ops_http.get(f"/api/tables/{tid}")).json()  # the banned cookie is refused
         assert table["seats"][0]["name"] is None
         wallet = await until(lambda: _balance(ops_http, ops, pid, 1000))  # the buy-in cashed out
         assert wallet

@@ -4,6 +4,7 @@ traceback: numbers beyond 64 bits, non-ASCII digits, a database that cannot be r
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 
 import httpx
@@ -77,11 +78,62 @@ async def test_numbers_beyond_64_bits_are_refused_not_500(live_server):
         _, auth = await register(http, "Big Numbers")
         for path in (f"/api/matches/{huge}", "/api/matches/0", f"/api/matches/-{huge}"):
             r = await http.get(path)
-            assert r.status_code == 404, (path, r.text)
+            assert (r.status_code, r.json()["code"]) == (404, "no_such_match"), (path, r.text)
         r = await http.get(f"/api/players/me/matches?page={huge}", headers=auth)
         assert r.status_code == 422 and r.json()["field"] == ["query", "page"]
         r = await http.get("/api/players/me/matches?page=10000", headers=auth)
         assert (r.status_code, r.json()["items"], r.json()["total"]) == (200, [], 0)
+
+
+async def test_every_page_size_id_and_number_in_a_url_has_bounds(live_server):
+    """A page past 10,000, an id or a stake past 64 bits, a seat past the largest table: 422
+    naming the parameter, before Redis (whose range offsets are 64-bit) or the database."""
+    srv = await live_server()
+    huge = str(10**20)
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, auth = await register(http, "Bounds")
+        tid = await http.post("/api/tables", headers=auth, json={"game": "cross", "seats": 2})
+        tid = tid.json()["id"]
+        calls = [
+            (f"/api/tables?page={huge}", ["query", "page"]),
+            ("/api/tables?page=10001", ["query", "page"]),
+            ("/api/tables?per_page=101", ["query", "per_page"]),
+            (f"/api/tables?stake={huge}", ["query", "stake"]),
+            (f"/api/leaderboards/gaple?page={huge}", ["query", "page"]),
+            (f"/api/players/{huge}/profile", ["path", "player_id"]),
+            (f"/api/players/{2**63}/profile", ["path", "player_id"]),
+            ("/api/players/0/profile", ["path", "player_id"]),
+            (f"/api/tables/{'x' * 41}", ["path", "tid"]),
+            ("/api/tables/a.b", ["path", "tid"]),
+        ]
+        for path, field in calls:
+            r = await http.get(path, headers=auth)
+            assert (r.status_code, r.json()["field"]) == (422, field), (path, r.text)
+        for n in (huge, "8", "-1"):
+            r = await http.post(f"/api/tables/{tid}/seats/{n}", headers=auth, json={})
+            assert (r.status_code, r.json()["field"]) == (422, ["path", "n"]), (n, r.text)
+        r = await http.get("/api/tables?page=10000", headers=auth)
+        assert (r.status_code, r.json()["items"]) == (200, [])
+
+
+async def test_every_body_route_parses_strict_json(live_settings):
+    """Every operation that takes a body refuses NaN with 422 ``json_invalid`` before anything
+    else (app/api/bodies.py: every router's routes parse with orjson)."""
+    app = create_app(live_settings)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://meja") as http:
+        checked = 0
+        for path, ops in app.openapi()["paths"].items():
+            for method, op in ops.items():
+                if "requestBody" not in op:
+                    continue
+                url = re.sub(r"{[^}]+}", "1", path)
+                r = await http.request(
+                    method, url, content=b'{"a": NaN}', headers={"Content-Type": "application/json"}
+                )
+                assert (r.status_code, r.json()["code"]) == (422, "json_invalid"), (method, path)
+                checked += 1
+    assert checked >= 10
 
 
 async def test_every_refusal_has_the_one_error_body(live_server):

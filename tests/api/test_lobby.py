@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.api.test_admin import operator
 from tests.ws.client import register
 
 
@@ -118,6 +119,28 @@ async def test_bots_fill_the_table_and_the_match_starts(http):
     table = (await http.post(f"/api/tables/{tid}/bots", headers=a)).json()
     assert [s["bot"] for s in table["seats"]] == [True, True, False, True]
     assert table["status"] == "playing" and table["match_no"] == 1
+
+
+async def test_only_a_seated_player_or_an_operator_fills_a_table_with_bots(live_server):
+    srv = await live_server()
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, host = await register(http, "Gita")
+        _, stranger = await register(http, "Hadi")
+        for private in (False, True):
+            r = await http.post(
+                "/api/tables",
+                headers=host,
+                json={"game": "moon", "seats": 4, "private": private, "sit": {}},
+            )
+            tid, v = r.json()["id"], r.json()["v"]
+            r = await http.post(f"/api/tables/{tid}/bots", headers=stranger)
+            assert (r.status_code, r.json()["code"]) == (403, "not_at_table"), r.text
+            table = (await http.get(f"/api/tables/{tid}")).json()
+            assert table["v"] == v and not any(s and s["bot"] for s in table["seats"])
+        http.cookies.clear()  # a new account, not the last guest saved as one
+        ops = await operator(srv, http)
+        table = (await http.post(f"/api/tables/{tid}/bots", headers=ops)).json()
+        assert [s["bot"] for s in table["seats"]] == [False, True, True, True]
 
 
 async def test_quick_join_finds_an_open_seat_or_makes_a_bot_table(http):

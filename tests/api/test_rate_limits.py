@@ -204,6 +204,37 @@ async def test_login_attempts_are_limited_per_account_whether_it_exists_or_not(l
         assert r.status_code == 200, r.text
 
 
+async def test_password_change_attempts_count_against_the_login_limits(live_server):
+    """A stolen access token guessing the current password at ``/api/accounts/me/password``
+    spends the account's login budget (and the address's): the same secret, the same limit."""
+    srv = await live_server(limit_login_account="4/minute", limit_login_address="100/minute")
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        r = await http.post(
+            "/api/accounts", json={"username": "Sari", "password": "kopi-tubruk-77"}
+        )
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+        http.cookies.clear()
+        guess = {"old_password": "tebak-tebak-1", "new_password": "baru-sekali-22"}
+        for _ in range(3):
+            r = await http.post("/api/accounts/me/password", headers=auth, json=guess)
+            assert (r.status_code, r.json()["code"]) == (403, "wrong_password")
+        r = await http.post("/api/session", json={"username": "sari", "password": "salah-1234"})
+        assert r.json()["code"] == "bad_credentials"
+        refused(await http.post("/api/accounts/me/password", headers=auth, json=guess))
+        right = {"old_password": "kopi-tubruk-77", "new_password": "baru-sekali-22"}
+        refused(await http.post("/api/accounts/me/password", headers=auth, json=right))
+        refused(await http.post("/api/session", json={"username": "SARI", "password": "x" * 8}))
+        # nothing changed: the old password is still the password
+        assert (await http.get("/api/players/me", headers=auth)).status_code == 200
+    srv2 = await live_server(limit_login_account="", limit_login_address="2/minute")
+    async with httpx.AsyncClient(base_url=srv2.url) as http:  # per address too (a guest's)
+        _, guest = await register(http, "Tamu")
+        for _ in range(2):
+            r = await http.post("/api/accounts/me/password", headers=guest, json=guess)
+            assert r.json()["code"] == "not_an_account"
+        refused(await http.post("/api/accounts/me/password", headers=guest, json=guess))
+
+
 async def test_a_registration_flood_gets_429_and_creates_no_account(live_server):
     srv = await live_server(limit_register_address="2/minute")
     async with httpx.AsyncClient(base_url=srv.url) as http:

@@ -68,8 +68,8 @@ async def test_replay_refusals(served):
     async with httpx.AsyncClient(base_url=srv.url) as nobody:
         assert (await nobody.get("/api/matches/1/replay")).json()["code"] == "not_signed_in"
     _, auth = await register(http, "Sari")
-    for bad in ("999999", str(2**70)):
+    for bad in ("999999", str(2**70), "x"):
         r = await http.get(f"/api/matches/{bad}/replay", headers=auth)
         assert (r.status_code, r.json()["code"]) == (404, "no_such_match")
-    r = await http.get("/api/matches/x/replay", headers=auth)
+    r = await http.get("/api/matches/not%20an%20id/replay", headers=auth)
     assert r.status_code == 422 and r.json()["field"] == ["path", "match_id"]

@@ -181,6 +181,34 @@ async def test_forged_tokens_are_refused(srv, http):
         assert (r.status_code, r.json()["code"]) == (401, "bad_token"), bad
 
 
+async def test_claims_of_a_shape_never_signed_are_refused_even_with_our_key(srv, http):
+    """A signature says who made a token, not that its claims fit: a player id beyond 64 bits
+    (or not a decimal id at all), an epoch or session id of another type are ``bad_token``,
+    never a database error."""
+    token, _ = await register(http, "Asli")
+    odd = [
+        {"sub": str(2**64 + 1)},
+        {"sub": str(2**63)},
+        {"sub": "9" * 400},
+        {"sub": "0"},
+        {"sub": "-5"},
+        {"sub": " 1"},
+        {"sub": "1_000"},
+        {"sub": "１"},  # a full-width digit: int() would read it
+        {"ep": "0"},
+        {"ep": 2**40},
+        {"ep": True},
+        {"sid": 2**64},
+        {"sid": "1"},
+    ]
+    for changes in odd:
+        bad = resign(srv, token, **changes)
+        r = await http.get("/api/players/me", headers=bearer(bad))
+        assert (r.status_code, r.json()["code"]) == (401, "bad_token"), changes
+    client = await SeatClient(srv.ws_url, "any", resign(srv, token, sub=str(2**64))).connect()
+    assert await closed_with(client) == 4401
+
+
 async def test_a_socket_ticket_is_single_use(srv, http):
     token, auth = await register(http, "Tiket Sekali")
     tid = await table_for(http, auth)

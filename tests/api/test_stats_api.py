@@ -50,7 +50,6 @@ async def test_profile_and_board_answer_from_the_records(served):
     ("path", "code"),
     [
         ("/api/players/999999/profile", "no_such_player"),
-        (f"/api/players/{2**63}/profile", "no_such_player"),
         ("/api/leaderboards/poker", "no_such_game"),
     ],
 )

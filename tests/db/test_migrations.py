@@ -9,7 +9,7 @@ import sys
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from app.db import migrate
 from app.db.models import Base
@@ -68,3 +68,27 @@ def test_python_m_app_migrate_creates_the_schema(tmp_path):
         )
     }
     assert set(Base.metadata.tables) <= names
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_matches_stored_before_get_random_public_ids(backend, tmp_path, monkeypatch):
+    """The public ids migration gives every match already stored a random id of its own (URLs
+    name matches by it) and counts it as public."""
+    engine, cleanup = await _engine(backend, tmp_path, monkeypatch)
+    try:
+        await migrate.upgrade(engine, "3a6d2f9c8b14")
+        async with engine.begin() as conn:
+            for n in (1, 2, 3):
+                await conn.execute(
+                    text("INSERT INTO match (table_id, number, game) VALUES ('t1', :n, 'gaple')"),
+                    {"n": n},
+                )
+        await migrate.upgrade(engine)
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT id, public_id, private FROM match"))).all()
+        ids = [r.public_id for r in rows]
+        assert len(rows) == 3 and len(set(ids)) == 3
+        assert all(len(i) == 16 and not i.isdigit() for i in ids)
+        assert not any(r.private for r in rows)
+    finally:
+        await cleanup()
