@@ -25,9 +25,16 @@ counts its code), ``meja_errors_total{via,code}`` (every error answer: ``rest`` 
 ``process_*``, ``python_gc_*`` and ``python_info`` collectors.
 Shared state, read from Redis at scrape time (the same value on every replica; use ``max``):
 ``meja_live_tables``, ``meja_outbox_backlog`` (entries not yet in the database),
-``meja_outbox_pending`` (read by a consumer, not yet acknowledged), ``meja_outbox_lag_seconds``
-(age of the oldest entry not yet in the database), ``meja_outbox_dead_letters`` (entries parked
-in ``<prefix>outbox:dead``, app/store/outbox.py, waiting for an operator).
+``meja_outbox_lag_seconds`` (age of the oldest entry not yet in the database),
+``meja_outbox_dead_letters`` (entries parked in ``<prefix>outbox:dead``, app/store/outbox.py,
+waiting for an operator). Per process (use ``sum``): ``meja_outbox_pending`` (entries this
+process's consumer has read and not yet written).
+
+A scrape costs the same Redis commands however many tables are live: 64 ZCARDs of the live
+registry's buckets, and the outbox's per-bucket counters, which the scripts that add and remove
+entries keep (64 GETs, 64 one-member ZRANGEs, one XLEN: ``OutboxConsumer.totals``), two
+pipelines in all. Nothing is read per table or per stream: at 5,000 tables that had made a
+scrape cost 0.5-0.7 s (bench/README.md).
 """
 
 from __future__ import annotations
@@ -208,7 +215,7 @@ class Metrics:
         )
         self.outbox_pending = Gauge(
             "meja_outbox_pending",
-            "Outbox entries read by a consumer, not yet acknowledged",
+            "Outbox entries this process's consumer has read and not yet written",
             registry=r,
         )
         self.outbox_lag = Gauge(
@@ -301,36 +308,13 @@ class Metrics:
 
     # --- scrape --------------------------------------------------------------------------------
     async def refresh(self, live: Any) -> None:
-        """Read the shared numbers from Redis (one pipelined round trip for the outbox)."""
-        redis, keys = live.redis, live.keys
-        tables = await live.store.live_tables()
-        self.live_tables.set(len(tables))
-        streams = {keys.outbox(t) for t in tables} | set(getattr(live.outbox, "known", ()))
-        self.outbox_dead.set(await redis.xlen(keys.dead_letters))
-        if not streams:
-            for gauge in (self.outbox_backlog, self.outbox_pending, self.outbox_lag):
-                gauge.set(0)
-            return
-        names = sorted(streams)
-        async with redis.pipeline(transaction=False) as pipe:
-            for key in names:
-                pipe.xlen(key)
-                pipe.xrange(key, "-", "+", count=1)
-                pipe.xpending(key, live.outbox.group)
-            replies = await pipe.execute(raise_on_error=False)
-        backlog = pending = 0
-        oldest_ms: int | None = None
-        for i in range(len(names)):
-            length, first, summary = replies[3 * i : 3 * i + 3]
-            if isinstance(length, int):
-                backlog += length
-            if isinstance(first, list) and first:
-                ms = int(_s(first[0][0]).split("-")[0])
-                oldest_ms = ms if oldest_ms is None else min(oldest_ms, ms)
-            if isinstance(summary, dict):
-                pending += int(summary.get("pending") or 0)
+        """Read the shared numbers from Redis: two pipelines of per-bucket reads, never one
+        per table (see the module's docstring)."""
+        self.live_tables.set(await live.store.live_count())
+        backlog, oldest_ms, dead = await live.outbox.totals()
+        self.outbox_dead.set(dead)
         self.outbox_backlog.set(backlog)
-        self.outbox_pending.set(pending)
+        self.outbox_pending.set(len(live.outbox.held))
         self.outbox_lag.set(0 if oldest_ms is None else max(0.0, time.time() - oldest_ms / 1000))
 
 
@@ -355,7 +339,3 @@ class _LiveCollector:
         ):
             written.add_metric([result], n)
         yield written
-
-
-def _s(x: Any) -> str:
-    return x.decode() if isinstance(x, bytes) else x

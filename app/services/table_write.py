@@ -9,7 +9,9 @@ delay (``wake``, the moves' ``run_clock``); the Redis clock set is the backstop 
 sweeps (app/store/clocks.py).
 
 Chips and records: ``_outbox`` turns each change into outbox entries (``table_money``) that the
-same compare-and-set writes, so a move and its chip movements land together or not at all.
+same compare-and-set writes, so a move and its chip movements land together or not at all; it
+also writes the chips on the seats beside the document (``table_money.chips_at``: a sum over
+the seats, no round trip), which the audit reads instead of every document.
 """
 
 from __future__ import annotations
@@ -129,6 +131,7 @@ class TableWriter:
                 live="-" if closing else "",
                 expire=self.settings.closed_table_ttl if closing else None,
                 lobby=lobby_index.facet_change(snap.doc, ch.doc),
+                chips=table_money.chips_at(ch.doc),
             )
             if res.status == "ok":
                 assert res.current is not None
@@ -154,6 +157,7 @@ class TableWriter:
             deadline_ms=self.deadline(doc),
             live=f"+{doc['created']}",
             lobby=lobby_index.facet_change(None, doc),
+            chips=table_money.chips_at(doc),
         )
 
     def maybe_deal(self, ch: D.Change, v_next: int) -> None:

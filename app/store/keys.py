@@ -2,7 +2,8 @@
 
 Tables are spread over ``BUCKETS`` buckets (a table's bucket is a stable hash of its id). The
 bucket is the hash tag: a table's keys are ``t:{b07}:<tid>...`` and its bucket's indexes
-(``clocks:{b07}``, ``live:{b07}``, ``outboxes:{b07}``, ``lobby:{b07}:<facet>``) share the tag,
+(``clocks:{b07}``, ``live:{b07}``, ``outboxes:{b07}``, ``lobby:{b07}:<facet>``) and counters
+(``outbox:backlog:{b07}``, ``outbox:oldest:{b07}``) share the tag,
 so the compare-and-set script (scripts/cas.lua) writes a table and every index it is in,
 atomically, on one node. Every process reads every bucket (the sweepers, the lobby, the outbox
 consumer), so what was one global key is now ``BUCKETS`` small ones, pipelined per node.
@@ -63,8 +64,14 @@ class Keys:
         return _base(self.prefix, tid)
 
     def table(self, tid: str) -> str:
-        """Hash: ``v`` (version), ``doc`` (the JSON table document) and ``at`` (next deadline)."""
+        """Hash: ``v`` (version), ``doc`` (the JSON table document), ``at`` (next deadline)
+        and ``chips`` (the chips on its seats, written with the document: the audit sums it)."""
         return self.base(tid)
+
+    def tables_of(self, bucket: int) -> str:
+        """What the names of a bucket's table hashes start with (``table`` adds the id): for a
+        script that reads the bucket's tables by the ids in its registry (scripts/chips.lua)."""
+        return f"{self.prefix}t:{tag(bucket)}:"
 
     def events(self, tid: str) -> str:
         """Capped stream, one entry per version (id ``<v>-0``) holding that version's events."""
@@ -122,6 +129,17 @@ class Keys:
         """Set of table ids whose outbox stream the consumer reads (app/store/outbox.py): added
         when the table is created, removed by the consumer once it is closed and drained."""
         return f"{self.prefix}outboxes:{tag(bucket)}"
+
+    def outbox_backlog(self, bucket: int) -> str:
+        """Integer: the entries in the bucket's outbox streams, not yet in the database. Kept
+        by the scripts that add and remove them (scripts/cas.lua, scripts/ack.lua, the dead
+        letters' retry), so the metrics read 64 numbers, however many tables there are."""
+        return f"{self.prefix}outbox:backlog:{tag(bucket)}"
+
+    def outbox_oldest(self, bucket: int) -> str:
+        """Sorted set: table id -> the time (ms, its stream id) of the oldest entry of its
+        outbox stream; a table is in it while its stream holds entries (the outbox's lag)."""
+        return f"{self.prefix}outbox:oldest:{tag(bucket)}"
 
     def lobby(self, bucket: int, facet: str) -> str:
         """Sorted set: the listed tables of one lobby facet (app/services/lobby_index.py names

@@ -42,6 +42,17 @@ An entry that can never be written (malformed, or failing ``max_attempts`` times
 other than the database being unreachable) is moved to ``<prefix>outbox:dead`` with the error,
 for an operator.
 
+Counting without reading every stream: the script that adds entries (scripts/cas.lua) adds
+their number to its bucket's backlog (``Keys.outbox_backlog``) and puts the table in the
+bucket's zset of oldest entries (``Keys.outbox_oldest``: table -> the time of its stream's
+oldest entry) unless it is there; the acknowledgement (scripts/ack.lua, one per stream in one
+pipeline) takes off what XDEL deleted and moves the table's time to its new oldest entry, or
+drops it when the stream is empty. Both are atomic with the stream's own change, so the counts
+are exact for every entry written through the scripts (and the dead letters' retry); an entry
+XADDed by hand is not counted (the backlog never goes below zero). ``totals`` reads them:
+``BUCKETS`` numbers, whatever the number of tables (the metrics, the audit). ``backlog``
+still reads every stream (tests and tools that write entries by hand).
+
 Multi-stream XREADGROUP needs all streams in one slot, so on Redis Cluster a consumer reads
 bucket by bucket (``per_bucket=True``; a bucket is one slot, app/store/keys.py), every bucket in
 one pipeline.
@@ -55,11 +66,12 @@ import os
 import socket
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ResponseError, WatchError
+from redis.exceptions import NoScriptError, ResponseError, WatchError
 
 from .connection import Client
 from .keys import BUCKETS, Keys, bucket_of, by_bucket
@@ -68,6 +80,8 @@ log = logging.getLogger("meja.outbox")
 
 GROUP = "db"
 FIELD = "e"
+ACK = (Path(__file__).parent / "scripts" / "ack.lua").read_text()
+ACK_IDS = 1000  # entry ids per acknowledgement script (Lua's unpack has a limit)
 Write = Callable[[list[dict]], Awaitable[list[bool]]]
 Fault = Callable[[str, dict], None]
 
@@ -134,6 +148,11 @@ class OutboxConsumer:
         self.attempts: dict[str, int] = {}
         self.last_scan = 0.0
         self.applied = self.duplicates = self.dead = 0
+        # (stream, id) of the entries this consumer has read and not yet settled: the
+        # process's ``meja_outbox_pending`` (cleared by every pass that ends well, when none
+        # is left: one that another consumer took over is not counted twice for long)
+        self.held: set[tuple[str, str]] = set()
+        self._ack_sha = self.redis.register_script(ACK).sha
 
     # --- finding streams -----------------------------------------------------------------------
     async def discover(self) -> list[str]:
@@ -235,6 +254,7 @@ class OutboxConsumer:
                 return done
             raise
         self.failed = False
+        self.held.clear()
         if not done:
             self.last_discover = float("-inf")  # idle: look for new streams on the next pass
         return done
@@ -275,6 +295,7 @@ class OutboxConsumer:
     async def _settle(self, batch: list[tuple[str, object, dict]]) -> int:
         """Write one read's entries ``(stream, id, fields)`` in one transaction, then ack them;
         on an error other than an outage, write them one by one instead."""
+        self.held.update((key, _s(entry_id)) for key, entry_id, _ in batch)
         good = []
         for key, entry_id, fields in batch:
             raw = fields.get(FIELD, fields.get(FIELD.encode()))
@@ -343,15 +364,42 @@ class OutboxConsumer:
         await self._ack([(key, entry_id)])
 
     async def _ack(self, done: list[tuple[str, object]]) -> None:
-        """XACK and XDEL written entries, all in one MULTI (their streams share one slot)."""
+        """XACK and XDEL written entries with the bucket's counters (scripts/ack.lua): one
+        script per stream, atomic with its counters, all in one pipeline. A script the server
+        lacks is loaded on its node and the pipeline sent again (settling twice is harmless:
+        the second finds nothing left to delete)."""
         by_stream: dict[str, list] = {}
         for key, entry_id in done:
             by_stream.setdefault(key, []).append(entry_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for key, ids in by_stream.items():
-                pipe.xack(key, self.group, *ids)
-                pipe.xdel(key, *ids)
-            await pipe.execute()
+        calls = []
+        for key, ids in by_stream.items():
+            tid = Keys.table_of_outbox(key)
+            b = bucket_of(tid)
+            counters = (self.keys_of.outbox_backlog(b), self.keys_of.outbox_oldest(b))
+            for i in range(0, len(ids), ACK_IDS):
+                some = ids[i : i + ACK_IDS]
+                calls.append(("EVALSHA", self._ack_sha, 3, key, *counters, self.group, tid, *some))
+        for attempt in range(2):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for call in calls:
+                    pipe.execute_command(*call)
+                replies = await pipe.execute(raise_on_error=False)
+            failed = [(c, r) for c, r in zip(calls, replies) if isinstance(r, Exception)]
+            if not failed:
+                break
+            if attempt or not all(isinstance(r, NoScriptError) for _, r in failed):
+                raise failed[0][1]
+            await self._load_ack([c[3] for c, _ in failed])
+        self.held.difference_update((key, _s(i)) for key, i in done)
+
+    async def _load_ack(self, keys: list[str]) -> None:
+        """Load scripts/ack.lua on the nodes of ``keys`` (a cluster's other nodes may be down)."""
+        if not isinstance(self.redis, RedisCluster):
+            await self.redis.script_load(ACK)
+            return
+        nodes = {n.name: n for n in map(self.redis.get_node_from_key, keys) if n is not None}
+        for node in nodes.values():
+            await self.redis.execute_command("SCRIPT LOAD", ACK, target_nodes=node)
 
     async def _bury(self, key: str, entry_id, raw, error: str) -> None:
         log.error("outbox: entry %s of %s moved to the dead letters: %s", entry_id, key, error)
@@ -363,8 +411,24 @@ class OutboxConsumer:
         await self._ack([(key, entry_id)])
 
     async def backlog(self) -> int:
-        """Entries not yet written to the database (acknowledged entries are deleted)."""
+        """Entries not yet written to the database (acknowledged entries are deleted), read
+        from every stream, one XLEN each: for tests and tools (``totals`` counts them)."""
         return sum([await self.redis.xlen(k) for k in await self.discover()])
+
+    async def totals(self) -> tuple[int, int | None, int]:
+        """(entries not yet in the database, the time in ms of the oldest of them or None, the
+        dead letters), from the buckets' counters: ``BUCKETS`` GETs, ``BUCKETS`` one-member
+        ZRANGEs and one XLEN in one pipeline (a cluster's split per node), the same commands
+        however many tables and streams there are."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.get(self.keys_of.outbox_backlog(b))
+                pipe.zrange(self.keys_of.outbox_oldest(b), 0, 0, withscores=True)
+            pipe.xlen(self.keys_of.dead_letters)
+            replies = await pipe.execute()
+        backlog = sum(max(0, int(n or 0)) for n in replies[0:-1:2])
+        oldest = [int(score) for first in replies[1:-1:2] for _, score in first]
+        return backlog, min(oldest, default=None), int(replies[-1])
 
 
 class DeadLetters:
@@ -388,15 +452,21 @@ class DeadLetters:
         return _letter(*rows[0]) if rows else None
 
     async def retry(self, entry_id: str) -> dict[str, Any] | None:
-        """Append the entry to its stream again and drop the dead letter; None if unknown.
-        Two steps, not one MULTI: the streams sit in other Cluster slots, and a crash between
-        them leaves a dead letter whose retry is harmless."""
+        """Append the entry to its stream again (counted in its bucket's backlog, in one MULTI
+        with it) and drop the dead letter; None if unknown. Two steps: the dead letters sit in
+        another Cluster slot, and a crash between them leaves a dead letter whose retry is
+        harmless."""
         letter = await self.get(entry_id)
         if letter is None:
             return None
         tid = Keys.table_of_outbox(letter["stream"])
-        await self.redis.xadd(letter["stream"], {FIELD: letter["raw"]})
-        await self.redis.sadd(self.keys.outboxes(bucket_of(tid)), tid)
+        b = bucket_of(tid)
+        async with self.redis.pipeline(transaction=True) as pipe:  # one slot: the table's
+            pipe.xadd(letter["stream"], {FIELD: letter["raw"]})
+            pipe.sadd(self.keys.outboxes(b), tid)
+            pipe.incrby(self.keys.outbox_backlog(b), 1)  # counted as scripts/cas.lua counts
+            pipe.zadd(self.keys.outbox_oldest(b), {tid: int(time.time() * 1000)}, nx=True)
+            await pipe.execute()
         await self.redis.xdel(self.key, entry_id)
         return letter
 

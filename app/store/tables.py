@@ -107,6 +107,7 @@ class TableStore:
         self.writing: dict[str, list[asyncio.Future]] = {}
         self._cas = self.script("cas.lua")
         self._watchers = self.script("watchers.lua")
+        self._chips = self.script("chips.lua")
         self.lanes: dict[str, Lane] = {}  # by node name ("" for a single server)
 
     async def close(self) -> None:
@@ -233,6 +234,29 @@ class TableStore:
                 pipe.zrange(self.keys.live(b), 0, -1, withscores=True)
             return [tid for tid, _ in _merged(await self._trip(pipe.execute()))]
 
+    async def live_count(self) -> int:
+        """How many tables are live: one ZCARD per bucket in one pipeline (the metrics), the
+        same commands however many tables there are."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.zcard(self.keys.live(b))
+            return sum(await self._trip(pipe.execute()))
+
+    async def chips_at_tables(self) -> tuple[int, list[str]]:
+        """(the chips on the seats of every live table as their hashes' ``chips`` say, the
+        live tables whose hash lacks it: their documents are the caller's to read). One script
+        per bucket (scripts/chips.lua), one after another: each sums its bucket on the server,
+        so the audit reads ``BUCKETS`` replies and no document, and no node is held longer
+        than one bucket takes (about 1,600 tables at 100,000: bench/README.md)."""
+        total, unsaid = 0, []
+        for b in range(BUCKETS):
+            counted, missing = await self._chips(
+                keys=[self.keys.live(b)], args=[self.keys.tables_of(b)]
+            )
+            total += int(counted)
+            unsaid += [_str(tid) for tid in missing]
+        return total, unsaid
+
     async def lobby_page(self, facet: str, start: int, count: int) -> tuple[int, list[str]]:
         """(how many tables the facet lists, the ids of ``count`` of them from ``start``),
         newest first. The page is merged from each bucket's first ``start + count`` entries
@@ -281,6 +305,8 @@ class TableStore:
             k.outboxes(b),
             k.channel(tid),
             k.watchers(tid),
+            k.outbox_backlog(b),
+            k.outbox_oldest(b),
             *(k.lobby(b, f) for f in unlist),
             *(k.lobby(b, f) for f in list_),
         ]
@@ -300,6 +326,7 @@ class TableStore:
         live: str = "",
         expire: int | None = None,
         lobby: tuple[Sequence[str], Sequence[tuple[str, int]]] = ((), ()),
+        chips: int | None = None,
     ) -> CasResult:
         """``cmd``: (player, command id) of a player's move, applied at most once: a second
         compare-and-set with the same pair answers "dup" with the first one's version. The
@@ -310,7 +337,10 @@ class TableStore:
         ``live``: "" leaves the registry alone, "+<created ms>" adds the table (creation), "-"
         removes it (closing; ``expire`` then sets the keys' TTL).
         ``lobby``: (facets the table leaves, (facet, score) of those it joins or moves in): the
-        lobby index, written by the same script (app/services/lobby_index.py names them)."""
+        lobby index, written by the same script (app/services/lobby_index.py names them).
+        ``chips``: the chips on the document's seats, kept beside it (the hash's ``chips``) so
+        the audit sums them without reading any document (``chips_at_tables``); None drops the
+        field, and the audit reads that table's document instead."""
         unlist, listed = lobby
         list_ = [f for f, _ in listed]
         args = [
@@ -328,6 +358,7 @@ class TableStore:
             len(unlist),
             len(list_),
             " ".join(str(score) for _, score in listed),
+            "" if chips is None else chips,
             len(outbox),
             *outbox,
             len(log),
@@ -498,6 +529,10 @@ def _merged(rows: list[list[tuple[bytes, float]]]) -> list[tuple[str, float]]:
     out = [(tid.decode(), score) for some in rows for tid, score in some]
     out.sort(key=lambda row: (-row[1], row[0]))
     return out
+
+
+def _str(x: bytes | str) -> str:
+    return x.decode() if isinstance(x, bytes) else x
 
 
 def _command_id(player: Any, cmd: str) -> str:

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import time
 import uuid
+from types import SimpleNamespace
 
 import httpx
 import orjson
@@ -14,6 +15,12 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+from app.metrics import Metrics
+from app.store.keys import Keys
+from app.store.outbox import OutboxConsumer
+from app.store.tables import TableStore
+from tests.monitor import monitored
 
 
 async def scrape(srv) -> dict[tuple[str, tuple], float]:
@@ -193,3 +200,43 @@ async def test_readyz_is_200_with_redis_and_database(live_server):
         r = await http.get("/readyz")
     assert r.status_code == 200
     assert r.json() == {"ready": True, "redis": True, "database": True, "degraded": []}
+
+
+async def test_a_scrape_sends_the_same_redis_commands_for_10_and_200_live_tables(spare_redis):
+    """A scrape reads per-bucket counters, never a table or a stream: its commands do not grow
+    with the tables, and its outbox numbers are exact (they match the streams themselves)."""
+    redis = Redis.from_url(spare_redis)
+    store = TableStore(redis, Keys("m:"), stream_len=50, command_ttl=60)
+
+    async def write(entries: list[dict]) -> list[bool]:  # the database's side is not the point
+        return [True] * len(entries)
+
+    consumer = OutboxConsumer(redis, write, prefix="m:")
+    live = SimpleNamespace(store=store, outbox=consumer, redis=redis, keys=store.keys)
+    metrics = Metrics()
+    value = metrics.registry.get_sample_value
+    made, sent = 0, {}
+    try:
+        for n in (10, 200):
+            for t in range(made, n):  # each table with two outbox entries
+                entries = [orjson.dumps({"key": f"k{t}:{i}"}).decode() for i in (1, 2)]
+                res = await store.cas(f"t{t}", 0, {"n": t}, events=[], live="+1", outbox=entries)
+                assert res.status == "ok"
+            made = n
+            _, ran = await monitored(spare_redis, lambda: metrics.refresh(live))
+            sent[n] = ran.names()
+            assert not any("XLEN" in c and "outbox:dead" not in c for c in ran.sent)
+            assert value("meja_live_tables") == n
+            assert value("meja_outbox_backlog") == 2 * n == await consumer.backlog()
+            assert value("meja_outbox_lag_seconds") > 0
+        assert sent[10] == sent[200], (len(sent[10]), len(sent[200]))
+
+        while await consumer.run_once(block_ms=10):
+            pass
+        await metrics.refresh(live)
+        assert await consumer.backlog() == 0
+        for name in ("meja_outbox_backlog", "meja_outbox_lag_seconds", "meja_outbox_pending"):
+            assert value(name) == 0, name
+    finally:
+        await store.close()
+        await redis.aclose()

@@ -4,14 +4,17 @@
 -- KEYS: 1 table hash, 2 event stream, 3 outbox stream, 4 action log, 5 command key (one per
 --       player and command id: another player's move that reused an id is its own command),
 --       6 the bucket's clocks zset, 7 its live zset, 8 its outboxes set, 9 the table's channel,
---       10 the processes watching the table (a set of origins, app/store/hub.py), then the
---       lobby facets the table leaves (n unlist), then those it joins (n list)
+--       10 the processes watching the table (a set of origins, app/store/hub.py), 11 the
+--       bucket's outbox backlog (an integer), 12 its oldest outbox entries (a zset: table id ->
+--       ms), then the lobby facets the table leaves (n unlist), then those it joins (n list)
 -- ARGV: 1 table id, 2 expected version, 3 new doc, 4 has command ("1"/"0"), 5 events (JSON
 --       array), 6 deadline ms ("" = none; kept as the hash's field "at"), 7 sharded pub/sub
 --       ("1": SPUBLISH), 8 stream length, 9 command ttl s, 10 expire s ("" = none: the table
 --       closes), 11 registry ("+<created ms>": a new table, "-": it closed, "": unchanged),
 --       12 n unlist, 13 n list, 14 the listed facets' scores (space-separated, in their
---       order), 15 n outbox, outbox..., n log, log..., log ttl, the writing process's origin
+--       order), 15 the chips on the table's seats ("" = not said: the field is dropped and
+--       the audit reads the document instead), 16 n outbox, outbox..., n log, log..., log ttl,
+--       the writing process's origin
 --       (that process fans out from this reply: the change is published only when another
 --       process watches the table, and names its writer)
 -- Returns {"ok", v} | {"dup", first v} | {"stale", v, doc}.
@@ -28,7 +31,12 @@ if v ~= tonumber(ARGV[2]) then
 end
 local tid = ARGV[1]
 local nv = v + 1
-redis.call("HSET", KEYS[1], "v", nv, "doc", ARGV[3])
+if ARGV[15] == "" then
+  redis.call("HSET", KEYS[1], "v", nv, "doc", ARGV[3])
+  redis.call("HDEL", KEYS[1], "chips")
+else
+  redis.call("HSET", KEYS[1], "v", nv, "doc", ARGV[3], "chips", ARGV[15])
+end
 if ARGV[6] == "" then
   redis.call("HDEL", KEYS[1], "at")
   redis.call("ZREM", KEYS[6], tid)
@@ -43,17 +51,22 @@ elseif ARGV[11] ~= "" then
   redis.call("SADD", KEYS[8], tid)
 end
 local n_unlist, n_list = tonumber(ARGV[12]), tonumber(ARGV[13])
-for j = 1, n_unlist do redis.call("ZREM", KEYS[10 + j], tid) end
+for j = 1, n_unlist do redis.call("ZREM", KEYS[12 + j], tid) end
 local scores = {}
 for s in string.gmatch(ARGV[14], "%S+") do scores[#scores + 1] = tonumber(s) end
-for j = 1, n_list do redis.call("ZADD", KEYS[10 + n_unlist + j], scores[j], tid) end
+for j = 1, n_list do redis.call("ZADD", KEYS[12 + n_unlist + j], scores[j], tid) end
 if ARGV[4] == "1" then
   redis.call("SET", KEYS[5], nv, "EX", tonumber(ARGV[9]))
 end
 redis.call("XADD", KEYS[2], "MAXLEN", tonumber(ARGV[8]), nv .. "-0", "e", ARGV[5])
-local i = 15
+local i = 16
 local n_out = tonumber(ARGV[i])
-for j = 1, n_out do redis.call("XADD", KEYS[3], "*", "e", ARGV[i + j]) end
+if n_out > 0 then  -- counted as they are added: the metrics read no stream (scripts/ack.lua)
+  local first = redis.call("XADD", KEYS[3], "*", "e", ARGV[i + 1])
+  for j = 2, n_out do redis.call("XADD", KEYS[3], "*", "e", ARGV[i + j]) end
+  redis.call("INCRBY", KEYS[11], n_out)
+  redis.call("ZADD", KEYS[12], "NX", tonumber(string.match(first, "^%d+")), tid)
+end
 i = i + n_out + 1
 local n_log = tonumber(ARGV[i])
 for j = 1, n_log do redis.call("RPUSH", KEYS[4], ARGV[i + j]) end
