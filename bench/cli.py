@@ -46,6 +46,11 @@ def add_service_args(p: argparse.ArgumentParser) -> None:
         help="serve processes to start (replicas; sockets spread round robin, REST on the first)",
     )
     p.add_argument("--redis-url", help="an existing Redis (default: a private redis-server)")
+    p.add_argument(
+        "--cluster",
+        action="store_true",
+        help="a private Redis Cluster (3 masters, 3 replicas), or with --redis-url a seed of one",
+    )
     p.add_argument("--database-url", help=f"default: DATABASE_URL or {DEFAULT_DB}")
     p.add_argument(
         "--env",
@@ -76,6 +81,7 @@ def services_from_args(
         code=args.code,
         outbox_worker=outbox_worker,
         servers=args.servers,
+        cluster=args.cluster,
     )
 
 

@@ -224,7 +224,7 @@ class Load:
         args, svc = self.args, self.services
         server = Usage(*svc.server_pids)
         redis = svc.redis()
-        db = redis.connection_pool.connection_kwargs.get("db", 0)
+        db = 0 if svc.cluster else redis.connection_pool.connection_kwargs.get("db", 0)
         rss_idle = server.rss()
         empty = await redis_stats(redis)  # the memory before any table
         self.own["info"] += 4
@@ -257,7 +257,9 @@ class Load:
         acks = self.stats.acks
         commands = stats_delta(stats0, stats1, self.own)
         cas_stats = commands.get("evalsha", 0)
-        trips = await self._round_trips(db) if args.monitor_seconds > 0 else None
+        # (MONITOR watches one server: on a cluster the server's own count stands alone)
+        sample = args.monitor_seconds > 0 and not svc.cluster
+        trips = await self._round_trips(db) if sample else None
         self.stopping = True
         drain = await self._drain(redis)
         await redis.aclose()
@@ -300,6 +302,8 @@ class Load:
                 "memory_per_table_kib": round(
                     (stats1["memory"] - empty["memory"]) / 1024 / max(1, len(self.tables)), 1
                 ),
+                **_cpu_per_action(stats0, stats1, acks),
+                **({"replicas": _replicas(stats0, stats1, acks)} if "replicas" in stats1 else {}),
             },
             "outbox": {
                 "backlog_max_entries": max((e for e, _ in self.outbox_samples), default=0),
@@ -369,6 +373,23 @@ class Load:
         print(line, file=sys.stderr, flush=True)
 
 
+def _cpu_per_action(a: dict[str, Any], b: dict[str, Any], acks: int) -> dict[str, Any]:
+    """Redis's CPU per action, in µs (all masters together on a cluster)."""
+    return {"cpu_us_per_action": round(1e6 * (b["cpu"] - a["cpu"]) / acks, 1) if acks else None}
+
+
+def _replicas(a: dict[str, Any], b: dict[str, Any], acks: int) -> dict[str, Any]:
+    """What the cluster's replicas did per action (their replication stream): commands, bytes
+    in and CPU; told apart from the masters', which are the move's own cost."""
+    a, b = a["replicas"], b["replicas"]
+    calls = sum(b["calls"].values()) - sum(a["calls"].values())
+    return {
+        "commands_per_action": round(calls / acks, 2) if acks else None,
+        "bytes_in_per_action": round((b["net_in"] - a["net_in"]) / acks) if acks else None,
+        **_cpu_per_action(a, b, acks),
+    }
+
+
 def report_text(r: dict[str, Any]) -> str:
     lat, red, ob = r["latency_ms"], r["redis"], r["outbox"]
     rt = red["round_trips"] or {}
@@ -392,7 +413,9 @@ def report_text(r: dict[str, Any]) -> str:
             "(script calls incl.), "
             f"{red['cas_scripts_per_action']} CAS scripts/action",
             f"redis bytes        {red['bytes_in_per_action']} in, {red['bytes_out_per_action']} "
-            f"out per action; {red['memory_per_table_kib']} KiB per table",
+            f"out per action; {red['memory_per_table_kib']} KiB per table; "
+            f"CPU {red['cpu_us_per_action']} µs per action",
+            f"cluster replicas   {red.get('replicas', '-')} (per action: their replication)",
             f"round trips        {red['server_round_trips_per_action']} (accepted acts by Redis "
             f"round trips, the server's own count)",
             f"client commands    {rt.get('move_path_per_cas')} reads+CAS per CAS; "

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from app.store.keys import Keys
 
@@ -25,21 +26,41 @@ HOT = ("hmget", "get", "xrange", "lrange")  # the move path's reads besides the 
 TRIPS = "meja_action_redis_round_trips_bucket"
 
 
-async def redis_stats(redis: Redis) -> dict[str, Any]:
+async def redis_stats(redis: Redis | RedisCluster) -> dict[str, Any]:
     """Calls per command (commandstats, script-internal calls included), Redis's CPU, the
     bytes it has read and written on the network (pub/sub deliveries included) and the memory
-    it holds (``used_memory``)."""
-    stats = await redis.info("commandstats")
-    cpu = await redis.info("cpu")
-    net = await redis.info("stats")
-    memory = await redis.info("memory")
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()}
+    it holds (``used_memory``). On a cluster: the masters' together, and under ``replicas``
+    the replicas' (what replicating the masters' writes costs them)."""
+    if not isinstance(redis, RedisCluster):
+        return _stats([await redis.info(s) for s in SECTIONS])
+    out = {}
+    for who, nodes in (("masters", RedisCluster.PRIMARIES), ("replicas", RedisCluster.REPLICAS)):
+        per_node = [await redis.info(s, target_nodes=nodes) for s in SECTIONS]
+        out[who] = _summed([_stats([s[name] for s in per_node]) for name in per_node[0]])
+    return {**out["masters"], "replicas": out["replicas"]}
+
+
+SECTIONS = ("commandstats", "cpu", "stats", "memory")
+
+
+def _stats(sections: list[dict[str, Any]]) -> dict[str, Any]:
+    stats, cpu, net, memory = sections
     return {
-        "calls": calls,
+        "calls": {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()},
         "cpu": cpu["used_cpu_user"] + cpu["used_cpu_sys"],
         "net_in": net["total_net_input_bytes"],
         "net_out": net["total_net_output_bytes"],
         "memory": memory["used_memory"],
+    }
+
+
+def _summed(nodes: list[dict[str, Any]]) -> dict[str, Any]:
+    calls: Counter[str] = Counter()
+    for n in nodes:
+        calls.update(n["calls"])
+    return {
+        "calls": dict(calls),
+        **{k: sum(n[k] for n in nodes) for k in ("cpu", "net_in", "net_out", "memory")},
     }
 
 
@@ -134,7 +155,9 @@ def trips_histogram(
     }
 
 
-async def outbox_backlog(redis: Redis, prefix: str, tids: list[str]) -> tuple[int, float, int]:
+async def outbox_backlog(
+    redis: Redis | RedisCluster, prefix: str, tids: list[str]
+) -> tuple[int, float, int]:
     """(entries not yet in the database, age in s of the oldest, commands used): acknowledged
     entries are deleted from a table's outbox stream, so what is left is the backlog."""
     if not tids:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import resource
 import shutil
 import signal
@@ -28,6 +29,7 @@ from pathlib import Path
 import httpx
 import psutil
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 # Every load client connects from this machine: the per-address rate limits would hold the
 # whole load to one client's budget (the per-player ones stay on: each client is its own).
@@ -89,12 +91,15 @@ class Services:
         code: Path = ROOT,
         outbox_worker: bool = False,
         servers: int = 1,
+        cluster: bool = False,
     ):
         """``outbox_worker``: run the outbox consumer as ``python -m app outbox`` beside the
         server (which then runs none), as a busy deployment would, at a lower CPU priority
         (``nice``): writing records may lag a second, a move's answer may not. ``servers``:
         how many ``serve`` processes to start on the one Redis and database, as replicas
-        behind the proxy (docs/scaling.md)."""
+        behind the proxy (docs/scaling.md). ``cluster``: a private Redis Cluster of 3 masters
+        and 3 replicas instead of one private server (or, with ``redis_url``, that URL is a
+        cluster's seed), the servers in ``MEJA_REDIS_MODE=cluster``."""
         self._redis_url, self.database_url = (
             redis_url,
             database_url or os.environ.get("DATABASE_URL", DEFAULT_DB),
@@ -111,10 +116,14 @@ class Services:
         self._worker_proc: subprocess.Popen[bytes] | None = None
         self.outbox_worker = outbox_worker
         self.redis_pid: int | None = None
+        self.cluster = cluster
+        if cluster:
+            self.env = {"MEJA_REDIS_MODE": "cluster", **self.env}
+        self._cluster_procs: list[subprocess.Popen[bytes]] = []
 
     async def start(self) -> Services:
         if self._redis_url is None:
-            self._start_redis()
+            self._start_cluster() if self.cluster else self._start_redis()
         loopback(self.redis_url)
         if not self.urls:
             loopback(self.database_url)
@@ -149,8 +158,55 @@ class Services:
     def worker_pid(self) -> int | None:
         return self._worker_proc.pid if self._worker_proc else None
 
-    def redis(self) -> Redis:
+    def redis(self) -> Redis | RedisCluster:
+        if self.cluster:
+            return RedisCluster.from_url(self.redis_url)
         return Redis.from_url(self.redis_url)
+
+    def _start_cluster(self) -> None:
+        """Six private cluster-enabled redis-servers, made 3 masters and 3 replicas."""
+        ports: list[int] = []
+        while len(ports) < 6:  # each with its cluster bus port (+10000) free too
+            port = random.randrange(20000, 30000)
+            if port not in ports and all(_is_free(p) for p in (port, port + 10000)):
+                ports.append(port)
+        for port in ports:
+            with open(self.log_dir / f"redis-{port}.log", "w") as out:
+                self._cluster_procs.append(
+                    subprocess.Popen(
+                        ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+                        + [
+                            "--cluster-enabled",
+                            "yes",
+                            "--cluster-config-file",
+                            f"nodes-{port}.conf",
+                        ]
+                        + ["--save", "", "--appendonly", "no", "--maxclients", "100000"]
+                        + ["--dir", str(self.log_dir)],
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        preexec_fn=lambda: raise_nofile(self.nofile),
+                    )
+                )
+        for port in ports:
+            _wait_port(port)
+        subprocess.run(
+            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports)]
+            + ["--cluster-replicas", "1", "--cluster-yes"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        for port in ports:
+            for _ in range(300):
+                info = subprocess.run(
+                    ["redis-cli", "-p", str(port), "cluster", "info"],
+                    capture_output=True,
+                    text=True,
+                ).stdout
+                if "cluster_state:ok" in info:
+                    break
+                time.sleep(0.1)
+        self._redis_url = f"redis://127.0.0.1:{ports[0]}/0"
 
     def _start_redis(self) -> None:
         binary = shutil.which("redis-server")
@@ -181,11 +237,7 @@ class Services:
                 preexec_fn=lambda: raise_nofile(self.nofile),
             )
         self._redis_url, self.redis_pid = f"redis://127.0.0.1:{port}/0", self._redis_proc.pid
-        for _ in range(100):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                return
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start; see " + str(self.log_dir / "redis.log"))
+        _wait_port(port)
 
     async def _prepare_database(self) -> None:
         if self.database_url.startswith(("postgresql", "postgres:")):
@@ -262,9 +314,10 @@ class Services:
                     proc.wait()
         elif self._redis_url:  # a targeted server: remove what this run wrote under its prefix
             await self._cleanup_keys()
-        if self._redis_proc is not None:
-            self._redis_proc.terminate()
-            self._redis_proc.wait()
+        for proc in [self._redis_proc, *self._cluster_procs]:
+            if proc is not None:
+                proc.terminate()
+                proc.wait()
 
     async def _cleanup_keys(self) -> None:
         redis = self.redis()
@@ -272,6 +325,23 @@ class Services:
         for i in range(0, len(batch), 1000):
             await redis.delete(*batch[i : i + 1000])
         await redis.aclose()
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _wait_port(port: int) -> None:
+    for _ in range(100):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"redis-server on port {port} did not start")
 
 
 async def _create_database(url: str) -> None:

@@ -18,6 +18,8 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from app.store.connection import answers
+
 from .bodies import JsonRoute
 from .deps import Live
 
@@ -59,7 +61,7 @@ async def probe(live) -> dict[str, bool]:
     """Redis and the database, each within PROBE_SECONDS; recorded in the metrics."""
     checks = {"redis": False, "database": False}
     with contextlib.suppress(Exception):
-        checks["redis"] = bool(await asyncio.wait_for(live.redis.ping(), PROBE_SECONDS))
+        checks["redis"] = await asyncio.wait_for(answers(live.redis), PROBE_SECONDS)
     with contextlib.suppress(Exception):  # the app's own pool (and schema / search_path)
         await asyncio.wait_for(_select_one(live.db), PROBE_SECONDS)
         checks["database"] = True

@@ -13,10 +13,12 @@ clock (and the idle/close chores, table_doc.chores_at) and puts an early entry b
 ``repair_every`` seconds each sweeper also re-arms, from each live table's own ``at``, entries
 that are missing or later than it (``ZADD LT``: a repair never postpones anything).
 
-Redis away (``REDIS_DOWN``: down, cut, or a node failing over) is logged once, as one line,
-and the sweeper waits twice as long after each failed pass, up to ``backoff_max`` seconds;
-the first pass that works logs the recovery and goes back to ``interval``. Any other failure
-is a bug: logged with its traceback, and backed off the same way.
+Each Redis node's buckets are swept on their own, side by side (``node_groups``; one group on
+one server): a node that is away (``REDIS_DOWN``: down, cut, failing over, or a table's change
+there not replicated in time) is logged once, as one line, and only that node waits twice as
+long after each failed pass, up to ``backoff_max`` seconds, while the other nodes' clocks run
+on at ``interval``; its first pass that works logs the recovery. Any other failure is a bug:
+logged with its traceback, and backed off the same way.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from .connection import Client
+from .connection import Client, node_groups
 from .keys import BUCKETS, Keys, bucket_of
 from .outage import REDIS_DOWN
 
@@ -53,62 +55,88 @@ class Sweeper:
         self.interval, self.lease_ms, self.batch = interval, int(lease * 1000), batch
         self.repair_every, self.repaired_at = repair_every, 0.0
         self.backoff_max = max(backoff_max, interval)
-        self.delay = interval  # the wait before the next pass: longer while passes fail
-        self.outage = False  # Redis was away at the last pass (logged once)
+        self.waits: dict[str, float] = {}  # node -> its wait after failed passes
+        self.retry_at: dict[str, float] = {}  # node -> when it is swept again (monotonic)
         self._claim = redis.register_script(CLAIM)
+
+    @property
+    def delay(self) -> float:
+        """The longest wait of a failing node; ``interval`` while every node is well."""
+        return max(self.waits.values(), default=self.interval)
 
     async def forever(self) -> None:
         while True:
             await self.once()
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(self.interval)
 
     async def once(self) -> None:
-        """One pass (the lost-clock repair when due, then the sweep), and the next wait."""
+        """One pass of every node not backing off, side by side (the lost-clock repair of
+        each first, when due)."""
+        now = time.monotonic()
+        repair = now - self.repaired_at >= self.repair_every
+        if repair:
+            self.repaired_at = now
+        groups = node_groups(self.redis, [self.keys.clocks(b) for b in range(BUCKETS)])
+        await asyncio.gather(
+            *(
+                self._node_pass(node, buckets, repair)
+                for node, buckets in groups.items()
+                if self.retry_at.get(node, 0.0) <= now
+            )
+        )
+
+    async def _node_pass(self, node: str, buckets: list[int], repair: bool) -> None:
         try:
-            if time.monotonic() - self.repaired_at >= self.repair_every:
-                self.repaired_at = time.monotonic()
-                await self.rearm()
-            await self.sweep()
+            if repair:
+                await self.rearm(buckets)
+            await self.sweep(buckets)
         except REDIS_DOWN as err:
-            if not self.outage:
-                log.warning("clock sweep: Redis unavailable (%s); backing off", err)
-            self.outage = True
-            self.delay = min(self.delay * 2, self.backoff_max)
+            if node not in self.waits:
+                log.warning(
+                    "clock sweep: Redis unavailable (%s); backing off", err, extra={"node": node}
+                )
+            self._back_off(node)
             return
         except Exception:
-            log.exception("clock sweep failed")
-            self.delay = min(self.delay * 2, self.backoff_max)
+            log.exception("clock sweep failed", extra={"node": node})
+            self._back_off(node)
             return
-        if self.outage:
-            log.info("clock sweep: Redis is back")
-        self.outage, self.delay = False, self.interval
+        if self.waits.pop(node, None) is not None:
+            log.info("clock sweep: Redis is back", extra={"node": node})
+        self.retry_at.pop(node, None)
 
-    async def sweep(self) -> int:
-        """Claim and run every due deadline of every bucket; the number this process ran."""
+    def _back_off(self, node: str) -> None:
+        wait = self.waits[node] = min(self.waits.get(node, self.interval) * 2, self.backoff_max)
+        self.retry_at[node] = time.monotonic() + wait
+
+    async def sweep(self, buckets: Sequence[int] = range(BUCKETS)) -> int:
+        """Claim and run every due deadline of these buckets (one node's, from ``once``); the
+        number this process ran."""
         now = int(time.time() * 1000)
         async with self.redis.pipeline(transaction=False) as pipe:
-            for b in range(BUCKETS):  # on a cluster: one pipeline per node, side by side
+            for b in buckets:
                 pipe.zrangebyscore(self.keys.clocks(b), "-inf", now, start=0, num=self.batch)
             due = await pipe.execute()
         ran = 0
-        for b, tids in enumerate(due):
+        for b, tids in zip(buckets, due):
             for raw in tids:
                 tid = _s(raw)
                 if await self._claim(keys=[self.keys.clocks(b)], args=[tid, now, self.lease_ms]):
                     try:
                         ran += bool(await self.run(tid, claimed=True))
                     except REDIS_DOWN:
-                        raise  # the pass ends: forever() backs off
+                        raise  # this node's pass ends: it backs off
                     except Exception:
                         log.exception("timeout of table %s failed", tid, extra={"table": tid})
         return ran
 
-    async def rearm(self) -> int:
-        """Re-add lost clock entries from the live tables' own deadlines; how many. The
-        compare-and-set writes a table's deadline and its entry together, so this finds
-        something only after a hand edit or a restore from a backup: a cheap safety net."""
+    async def rearm(self, buckets: Sequence[int] = range(BUCKETS)) -> int:
+        """Re-add lost clock entries of these buckets from their live tables' own deadlines;
+        how many. The compare-and-set writes a table's deadline and its entry together, so
+        this finds something only after a hand edit or a restore from a backup: a cheap
+        safety net."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for b in range(BUCKETS):
+            for b in buckets:
                 pipe.zrange(self.keys.live(b), 0, -1)
                 pipe.zrange(self.keys.clocks(b), 0, -1, withscores=True)
             replies = await pipe.execute()

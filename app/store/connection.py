@@ -12,9 +12,16 @@
 - ``sentinel``: the primary of ``MEJA_REDIS_MASTER`` as the Sentinels (``REDIS_URL`` names
   one, ``MEJA_REDIS_SEEDS`` the others) report it; the client follows a failover by itself.
 
-A cluster connection's write that finds its transport already closed raises redis-py's own
-``ConnectionError`` (``_ClusterConnection``), so every caller's ``REDIS_DOWN`` and the cluster
-client's retries treat it as the lost connection it is.
+On a cluster, redis-py 8.1 answers a ``CLUSTERDOWN``, every fifth ``MOVED`` and any failed
+pipeline by closing every connection to every node (``RedisCluster.aclose``) and forgetting
+its default node until it has re-read the slots. Other tasks' commands then die mid-flight on
+healthy nodes (a 500 on a closed transport), and commands sent meanwhile go to random nodes
+(redis-py routes a command by its key only while it knows a default node), whose ``MOVED``
+replies close everything again: one failed node, or a burst of first calls, stalled the tables
+of every node. ``_Cluster`` keeps the connections and only has the slots re-read; a cluster
+connection's write that finds its transport closed raises redis-py's own ``ConnectionError``
+(``_ClusterConnection``), so every caller's ``REDIS_DOWN`` and the client's retries treat it
+as the lost connection it is.
 
 The single client's pool is a blocking one: when every connection is busy (a burst of thousands
 of sockets connecting at once), a command waits up to ``POOL_TIMEOUT`` seconds for a free
@@ -25,6 +32,7 @@ client has no blocking pool; its per-node limit is set high instead (``CLUSTER_C
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -36,8 +44,10 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import Connection, UnixDomainSocketConnection
 from redis.asyncio.sentinel import Sentinel
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException
 
 from ..config import Settings
+from .outage import REDIS_DOWN
 
 MAX_CONNECTIONS = 100
 POOL_TIMEOUT = 20.0
@@ -52,7 +62,7 @@ async def open_redis(settings: Settings) -> AsyncIterator[Client]:
     client: Client
     if settings.redis_mode == "cluster":
         assert settings.redis_url  # the settings refuse a cluster without a seed
-        client = RedisCluster.from_url(
+        client = _Cluster.from_url(
             settings.redis_url,
             startup_nodes=[ClusterNode(*_host_port(s)) for s in settings.redis_seeds],
             max_connections=CLUSTER_CONNECTIONS,
@@ -89,25 +99,61 @@ async def open_redis(settings: Settings) -> AsyncIterator[Client]:
     try:
         yield client
     finally:
-        await client.aclose()
+        await (client.close_all() if isinstance(client, _Cluster) else client.aclose())
         if embedded is not None:
             # Stops the server unless another process still uses it (a second `make run` on
             # the same ./var shares the first one's server instead of starting its own).
             embedded._cleanup()
 
 
+class _Cluster(RedisCluster):
+    """The cluster client, whose own recoveries re-read the slots without disconnecting the
+    healthy nodes (see the module's docstring); ``close_all`` is the real close, at exit."""
+
+    async def aclose(self) -> None:
+        self._initialize = True  # the next command re-reads the slots first (initialize)
+
+    async def initialize(
+        self,
+        additional_startup_nodes_info: list[tuple[str, int]] | None = None,
+        last_failed_node_name: str | None = None,
+    ) -> _Cluster:
+        """redis-py's, except for two things. The command table (COMMAND, the same on every
+        node) is read once: redis-py reads it again at every refresh from the first primary
+        listed, and while that one is dead (until its replica is promoted) every refresh
+        failed, and with it every command on every node. And a failed refresh leaves the
+        other nodes' connections open (redis-py closes them all)."""
+        if self._initialize:
+            if not self._lock:
+                self._lock = asyncio.Lock()
+            async with self._lock:
+                if self._initialize:
+                    await self.nodes_manager.initialize(
+                        additional_startup_nodes_info=additional_startup_nodes_info,
+                        last_failed_node_name=last_failed_node_name,
+                    )
+                    if not self.commands_parser.commands:
+                        await self.commands_parser.initialize(self.nodes_manager.default_node)
+                    self._initialize = False
+        return self
+
+    async def close_all(self) -> None:
+        await super().aclose()
+
+
 class _ClusterConnection(Connection):
     """A write on a connection closed under it is a lost connection. The cluster client
     disconnects a node's connections when it re-reads the slots (a failover), also those in
     the middle of their handshake; redis-py 8.1 then writes through the ``None`` left behind
-    and raises ``AttributeError`` (redis-py#4287 is the same leak for a peer's reset), which no
-    retry and no ``REDIS_DOWN`` catches: a 500. Packing happened before, so nothing else in a
-    send raises these."""
+    and raises ``AttributeError`` (redis-py#4287 is the same leak for a peer's reset), or
+    through the closed transport, which uvloop refuses with ``RuntimeError``: none of them
+    caught by a retry or by ``REDIS_DOWN``, so a 500. Packing happened before, so nothing else
+    in a send raises these."""
 
     async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         try:
             await super().send_packed_command(command, check_health)
-        except (AttributeError, TypeError) as e:
+        except (AttributeError, TypeError, RuntimeError) as e:
             raise RedisConnectionError(f"the connection closed while writing ({e})") from e
 
 
@@ -126,6 +172,43 @@ async def sharded_pubsub(redis: Client) -> bool:
         return False
     info = await redis.info("server", target_nodes=RedisCluster.RANDOM)
     return int(str(info["redis_version"]).split(".")[0]) >= 7
+
+
+async def answers(redis: Client) -> bool:
+    """Redis can serve tables: the server answers PING, or on a cluster any primary does (one
+    shard failing over leaves the others' tables playing: a replica that took itself out of
+    the load balancer for it would take them down too)."""
+    if not isinstance(redis, RedisCluster):
+        return bool(await redis.ping())
+    pings = [
+        asyncio.ensure_future(redis.execute_command("PING", target_nodes=node))
+        for node in redis.get_primaries()
+    ]
+    try:
+        for ping in asyncio.as_completed(pings):  # the first answer will do
+            with contextlib.suppress(*REDIS_DOWN):
+                if await ping:
+                    return True
+        return False
+    finally:
+        for ping in pings:
+            ping.cancel()
+
+
+def node_groups(redis: Client, keys: list[str]) -> dict[str, list[int]]:
+    """The indexes of ``keys`` grouped by the node that holds each (its name; "" for every key
+    on one server, "?" for a slot the cluster client knows no node for now), so that work on
+    one node's keys can go on while another node fails over."""
+    if not isinstance(redis, RedisCluster):
+        return {"": list(range(len(keys)))}
+    groups: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        try:
+            node = redis.get_node_from_key(key)
+        except (KeyError, RedisClusterException):  # no node for the slot just now
+            node = None
+        groups.setdefault(node.name if node is not None else "?", []).append(i)
+    return groups
 
 
 def _host_port(seed: str) -> tuple[str, int]:

@@ -255,6 +255,7 @@ class NodeChannels:
         self.heard, self.resync = heard, resync
         self.where: dict[str, str] = {}  # channel -> the node (name) it is subscribed on
         self.conns: dict[str, PubSub] = {}  # node name -> its pub/sub connection
+        self.ready: dict[str, asyncio.Future] = {}  # node name -> that connection's opening
         self.tasks: set[asyncio.Task] = set()
         self.plain: ClusterNode | None = None  # where plain channels go (any node hears them)
 
@@ -287,7 +288,18 @@ class NodeChannels:
         if ps is None:
             pool = ConnectionPool(connection_class=node.connection_class, **node.connection_kwargs)
             ps = self.conns[node.name] = Redis(connection_pool=pool).pubsub()
+            self.ready[node.name] = asyncio.ensure_future(ps.connect())
+            self.ready[node.name].add_done_callback(_retrieved)
         self.where[channel] = node.name
+        try:
+            # One connection for everyone: redis-py's PubSub opens one per caller that finds it
+            # unconnected and keeps only the last, so joins arriving together (a fresh process,
+            # a failover) would subscribe on connections nobody reads.
+            await asyncio.shield(self.ready[node.name])
+        except Exception:
+            if self.conns.get(node.name) is ps:
+                del self.conns[node.name]
+            raise
         if self._shard(channel):
             await ps.ssubscribe(channel)
         else:
@@ -351,6 +363,12 @@ class NodeChannels:
                 log.info("pub/sub: subscribing again failed (%r); retrying", err)
                 await asyncio.sleep(self.RETRY)
         await self.resync(channels)
+
+
+def _retrieved(fut: asyncio.Future) -> None:
+    """A failed opening is raised to its waiters; marked retrieved for when none waits."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 def _text(value: bytes | str) -> str:

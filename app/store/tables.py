@@ -29,7 +29,9 @@ knowing of metrics).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -42,13 +44,16 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .connection import Client
+from .connection import Client, node_groups
 from .keys import BUCKETS, Keys, bucket_of, by_bucket
 from .lane import FALLBACK, Lane
+from .outage import REDIS_DOWN
 
 SCRIPTS = Path(__file__).parent / "scripts"
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 LANE_TIMEOUT = 5.0  # s: a compare-and-set's reply, when the client sets no socket timeout
+REPLICA_RECHECK = 2.0  # s: how often a node with no replica is asked whether one attached
 LOG_TTL = 7 * 24 * 3600  # an action log outlives its match by far (records are built at the end)
 
 
@@ -71,7 +76,8 @@ class NotReplicated(RedisTimeoutError):
     """The change was written but fewer replicas than ``wait_replicas`` acknowledged it in
     ``wait_ms`` (or the acknowledgement could not be read): it must not be acknowledged to a
     player (it would be lost if the primary failed now). A Redis timeout, so the API answers
-    503 ``redis_unavailable``; a resent command finds it as "dup", and waits again."""
+    503 ``redis_unavailable`` and the socket an error of that code; a resent command is
+    answered from its first result."""
 
 
 class TableStore:
@@ -105,6 +111,10 @@ class TableStore:
         self.heard: dict[str, int] = {}  # latest version announced on pub/sub, watched tables
         # this process's compare-and-sets in flight (futures: waiting on them costs no task)
         self.writing: dict[str, list[asyncio.Future]] = {}
+        # nodes with no replica attached (a promoted one whose old primary has not rejoined):
+        # their changes are acknowledged without WAIT until one attaches (``_write``)
+        self.unreplicated: set[str] = set()
+        self._rechecks: set[asyncio.Task] = set()
         self._cas = self.script("cas.lua")
         self._watchers = self.script("watchers.lua")
         self._chips = self.script("chips.lua")
@@ -112,6 +122,9 @@ class TableStore:
 
     async def close(self) -> None:
         """Close the lanes (the client itself is closed by its owner)."""
+        for task in list(self._rechecks):
+            task.cancel()
+        await asyncio.gather(*self._rechecks, return_exceptions=True)
         lanes, self.lanes = list(self.lanes.values()), {}
         for lane in lanes:
             await lane.close()
@@ -260,16 +273,30 @@ class TableStore:
     async def lobby_page(self, facet: str, start: int, count: int) -> tuple[int, list[str]]:
         """(how many tables the facet lists, the ids of ``count`` of them from ``start``),
         newest first. The page is merged from each bucket's first ``start + count`` entries
-        (and every bucket's count), in one pipeline: per node, ``BUCKETS / nodes`` small reads,
-        however many tables are live."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for b in range(BUCKETS):
-                key = self.keys.lobby(b, facet)
-                pipe.zcard(key)
-                pipe.zrange(key, 0, start + count - 1, desc=True, withscores=True)
-            replies = await self._trip(pipe.execute())
-        total = sum(replies[0::2])
-        return total, [tid for tid, _ in _merged(replies[1::2])][start : start + count]
+        (and every bucket's count): one pipeline per node, side by side, ``BUCKETS / nodes``
+        small reads each, however many tables are live. A node that cannot answer (failing
+        over) leaves its tables out of the page rather than failing it; all of them, and it
+        fails as Redis unavailable."""
+        keys = [self.keys.lobby(b, facet) for b in range(BUCKETS)]
+
+        async def node(buckets: list[int]) -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for b in buckets:
+                    pipe.zcard(keys[b])
+                    pipe.zrange(keys[b], 0, start + count - 1, desc=True, withscores=True)
+                return await pipe.execute()
+
+        groups = list(node_groups(self.redis, keys).values())
+        replies = await self._trip(
+            asyncio.gather(*(node(buckets) for buckets in groups), return_exceptions=True)
+        )
+        answered = [r for r in replies if not isinstance(r, BaseException)]
+        failed = [r for r in replies if isinstance(r, BaseException)]
+        if not answered:
+            raise failed[0]
+        total = sum(n for r in answered for n in r[0::2])
+        rows = [rows for r in answered for rows in r[1::2]]
+        return total, [tid for tid, _ in _merged(rows)][start : start + count]
 
     async def action_log(self, tid: str, match_no: int) -> list[dict[str, Any]]:
         """The match's action log. The service keeps the current match's log with the snapshot
@@ -388,23 +415,32 @@ class TableStore:
                 self.writing.pop(tid, None)
 
     async def _send(self, keys: list[str], args: list) -> list:
-        return await self._trip(self._loaded(self._cas, lambda: self._write(keys, args)))
+        return await self._trip(self._loaded(self._cas, keys[0], lambda: self._write(keys, args)))
 
-    async def _loaded(self, script: AsyncScript, call: Callable[[], Awaitable[T]]) -> T:
+    async def _loaded(self, script: AsyncScript, key: str, call: Callable[[], Awaitable[T]]) -> T:
         """``call()``'s reply; where the server lacks the script (first use on this server, or
         its script cache was flushed: a replica promoted by a failover) it is loaded once and
         called again (one round trip all the same: a one-time cost like opening a connection)."""
         try:
             return await call()
         except NoScriptError:
-            await self.redis.script_load(script.script)
+            await self._load(script, key)
             return await call()
+
+    async def _load(self, script: AsyncScript, key: str) -> None:
+        """Load the script on the node of ``key`` alone: redis-py's ``script_load`` sends it to
+        every primary of a cluster, so a dead one fails every other node's first call."""
+        if isinstance(self.redis, RedisCluster):
+            node = self.redis.get_node_from_key(key)
+            await self.redis.execute_command("SCRIPT LOAD", script.script, target_nodes=node)
+        else:
+            await self.redis.script_load(script.script)
 
     async def run_script(self, script: AsyncScript, keys: list[str], args: list) -> Any:
         """A script whose keys share one slot, on their node's lane (not counted as a round
         trip: the callers are the process's background beats, not a player's action)."""
         call = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        return await self._loaded(script, lambda: self._call(keys[0], *call))
+        return await self._loaded(script, keys[0], lambda: self._call(keys[0], *call))
 
     def script(self, name: str) -> AsyncScript:
         """One of scripts/, registered with the client (``run_script`` runs it)."""
@@ -414,8 +450,14 @@ class TableStore:
         """The script, and with ``wait_replicas`` the replicas' acknowledgement of it on the
         same connection (one pipeline: one round trip to the table's node); without, on the
         node's lane (app/store/lane.py), the table re-read for the sockets should the lane
-        fail (``_call``)."""
-        if not self.wait_replicas:
+        fail (``_call``).
+
+        A node with no replica attached at all (a promoted replica before its old primary
+        rejoins) has nothing a WAIT could wait for and nothing to fail over to: its changes
+        are acknowledged as written, without WAIT, until a replica attaches (README
+        "Failover"); the other nodes keep waiting for theirs."""
+        node = self._lane(keys[0])[0]
+        if not self.wait_replicas or node in self.unreplicated:
             return await self._call(
                 keys[0],
                 "EVALSHA",
@@ -430,8 +472,8 @@ class TableStore:
             pipe.execute_command("EVALSHA", self._cas.sha, len(keys), *keys, *args)
             wait = ("WAIT", self.wait_replicas, self.wait_ms)
             if isinstance(self.redis, RedisCluster):  # WAIT names no key: send it to the node
-                node = self.redis.get_node_from_key(keys[0])  # that runs the script
-                pipe.execute_command(*wait, target_nodes=node)
+                target = self.redis.get_node_from_key(keys[0])  # that runs the script
+                pipe.execute_command(*wait, target_nodes=target)
             else:
                 pipe.execute_command(*wait)
             reply, acked = await pipe.execute(raise_on_error=False)
@@ -439,8 +481,41 @@ class TableStore:
             raise reply
         written = reply[0] in (b"ok", b"dup")  # "dup": the first one may not be replicated yet
         if written and (isinstance(acked, Exception) or acked < self.wait_replicas):
+            if acked == 0 and not await self._replicas(keys[0]):
+                self._unreplicated(node, keys[0])
+                return reply
             raise NotReplicated(f"{acked!r} of {self.wait_replicas} replicas acknowledged")
         return reply
+
+    async def _replicas(self, key: str) -> int:
+        """How many replicas the node of ``key`` has attached (ROLE)."""
+        role = await self._call(key, "ROLE")
+        return len(role[2]) if role and role[0] in (b"master", "master") else 0
+
+    def _unreplicated(self, node: str, key: str) -> None:
+        """Acknowledge the node's changes without WAIT until a replica attaches, which is
+        checked every ``REPLICA_RECHECK`` seconds."""
+        if node in self.unreplicated:  # another move in flight found it first
+            return
+        self.unreplicated.add(node)
+        log.warning(
+            "Redis node %s has no replica: its tables' moves are acknowledged unreplicated "
+            "until one attaches",
+            node,
+            extra={"node": node},
+        )
+        task = asyncio.get_running_loop().create_task(self._recheck(node, key))
+        self._rechecks.add(task)
+        task.add_done_callback(self._rechecks.discard)
+
+    async def _recheck(self, node: str, key: str) -> None:
+        while True:
+            await asyncio.sleep(REPLICA_RECHECK)
+            with contextlib.suppress(*REDIS_DOWN):
+                if await self._replicas(key):
+                    self.unreplicated.discard(node)
+                    log.info("Redis node %s has a replica again", node, extra={"node": node})
+                    return
 
     async def _call(self, key: str, *args: Any, unsure: Callable[[], None] | None = None) -> Any:
         """A command on the lane of ``key``'s node; where the lane cannot (a lost connection,

@@ -59,6 +59,7 @@ from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Identity
 from app.services.table_errors import error_reply
 from app.store.outage import REDIS_DOWN
+from app.store.tables import NotReplicated
 
 from . import protocol as P
 
@@ -427,7 +428,10 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
                 live, conn, error_reply(msg.cmd, "not_your_turn", "spectators do not play; sign in")
             )
         else:
-            reply = await live.moves.act(tid, conn.pid, msg.cmd, msg.v, msg.action)
+            try:
+                reply = await live.moves.act(tid, conn.pid, msg.cmd, msg.v, msg.action)
+            except NotReplicated as e:  # written, not yet safe: resent, it is answered as first
+                reply = error_reply(msg.cmd, "redis_unavailable", str(e))
             if reply["type"] == "error":
                 live.metrics.error("socket", reply["code"])
             conn.push(reply)

@@ -21,7 +21,7 @@ async def test_o3_idle_seats_are_played_for_once_with_two_instances_sweeping(liv
     two = await live_server(seeds=lambda t, m: 321, **fast)
     sweeps = []  # the second instance's sweeper runs too (which one wins a claim is chance)
     sweep = two.live.sweeper.sweep
-    two.live.sweeper.sweep = lambda: sweeps.append(1) or sweep()
+    two.live.sweeper.sweep = lambda *buckets: sweeps.append(1) or sweep(*buckets)
     (a, _), (b, _) = await humans(one, 2)
     tid = await table_with(one, "gaple", [a, b], turn_seconds=1)
     store = one.live.store

@@ -110,20 +110,29 @@ async def test_the_sweeper_re_arms_a_lost_clock_entry(store):
 
 async def test_waiting_for_a_replica_keeps_a_move_one_round_trip(store, redis_mode):
     """``wait_replicas``: the script and WAIT go in one pipeline. The test cluster has a replica
-    per master; one server has none, so there the change is written but never acknowledged,
-    and a resend of the command finds it."""
+    per master: a change is answered once one has it. One server here has none: WAIT has
+    nothing to wait for (and nothing to fail over to), so the change is acknowledged as
+    written, the node is marked unreplicated and its next changes skip WAIT (README
+    "Failover"). With more replicas asked for than attached, a change is not acknowledged and
+    its resend ("dup") waits again."""
     store.wait_replicas, store.wait_ms = 1, 500
     if redis_mode == "cluster":
         await store.cas("w1", 0, {"n": 0}, events=[])
         before = store.round_trips
         res = await store.cas("w1", 1, {"n": 1}, events=[], cmd=(5, "w"))
         assert res.status == "ok" and store.round_trips - before == 1
+        store.wait_replicas = 2  # each master has one
+        with pytest.raises(NotReplicated):
+            await store.cas("w1", 2, {"n": 2}, events=[], cmd=(5, "x"))
+        with pytest.raises(NotReplicated):  # the resend: "dup", still not on two replicas
+            await store.cas("w1", 2, {"n": 2}, events=[], cmd=(5, "x"))
+        assert (await store.load("w1")).v == 3 and not store.unreplicated
         return
-    with pytest.raises(NotReplicated):
-        await store.cas("w1", 0, {"n": 0}, events=[], cmd=(5, "w"))
-    with pytest.raises(NotReplicated):  # the resend: "dup", still not on a replica
-        await store.cas("w1", 0, {"n": 0}, events=[], cmd=(5, "w"))
-    assert (await store.load("w1")).v == 1
+    res = await store.cas("w1", 0, {"n": 0}, events=[], cmd=(5, "w"))
+    assert res.status == "ok" and store.unreplicated == {""}
+    before = store.round_trips
+    res = await store.cas("w1", 1, {"n": 1}, events=[], cmd=(5, "x"))
+    assert res.status == "ok" and store.round_trips - before == 1
 
 
 def test_a_table_s_chat_and_presence_are_in_its_slot():
