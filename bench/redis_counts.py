@@ -33,11 +33,19 @@ async def redis_stats(redis: Redis | RedisCluster) -> dict[str, Any]:
     the replicas' (what replicating the masters' writes costs them)."""
     if not isinstance(redis, RedisCluster):
         return _stats([await redis.info(s) for s in SECTIONS])
-    out = {}
-    for who, nodes in (("masters", RedisCluster.PRIMARIES), ("replicas", RedisCluster.REPLICAS)):
-        per_node = [await redis.info(s, target_nodes=nodes) for s in SECTIONS]
-        out[who] = _summed([_stats([s[name] for s in per_node]) for name in per_node[0]])
-    return {**out["masters"], "replicas": out["replicas"]}
+    # The nodes as the cluster lists them now (CLUSTER SLOTS, which redis-py's topology comes
+    # from, leaves out a replica that has not replicated a write yet), each asked directly.
+    listed = await redis.execute_command("CLUSTER NODES", target_nodes=RedisCluster.RANDOM)
+    out: dict[str, list[dict[str, Any]]] = {"master": [], "slave": []}
+    for address, node_info in listed.items():  # redis-py's parse: "host:port" -> fields
+        role = "master" if "master" in node_info["flags"].split(",") else "slave"
+        host, port = address.rsplit(":", 1)
+        node = Redis(host=host, port=int(port))
+        try:
+            out[role].append(_stats([await node.info(s) for s in SECTIONS]))
+        finally:
+            await node.aclose()
+    return {**_summed(out["master"]), "replicas": _summed(out["slave"])}
 
 
 SECTIONS = ("commandstats", "cpu", "stats", "memory")

@@ -175,12 +175,9 @@ class Services:
                 self._cluster_procs.append(
                     subprocess.Popen(
                         ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-                        + [
-                            "--cluster-enabled",
-                            "yes",
-                            "--cluster-config-file",
-                            f"nodes-{port}.conf",
-                        ]
+                        + ["--cluster-enabled", "yes"]
+                        + ["--cluster-config-file", f"nodes-{port}.conf"]
+                        + ["--cluster-require-full-coverage", "no"]  # README's runbook
                         + ["--save", "", "--appendonly", "no", "--maxclients", "100000"]
                         + ["--dir", str(self.log_dir)],
                         stdout=out,
@@ -196,16 +193,20 @@ class Services:
             check=True,
             stdout=subprocess.DEVNULL,
         )
-        for port in ports:
-            for _ in range(300):
-                info = subprocess.run(
-                    ["redis-cli", "-p", str(port), "cluster", "info"],
-                    capture_output=True,
-                    text=True,
-                ).stdout
-                if "cluster_state:ok" in info:
-                    break
-                time.sleep(0.1)
+
+        def said(port: int, *args: str) -> str:
+            return subprocess.run(
+                ["redis-cli", "-p", str(port), *args], capture_output=True, text=True
+            ).stdout
+
+        # every node agrees, three of them are replicas, and each has had its first sync
+        for _ in range(600):
+            states = [said(port, "cluster", "info") for port in ports]
+            roles = [said(port, "info", "replication") for port in ports]
+            synced = [r for r in roles if "role:slave" in r and "master_link_status:up" in r]
+            if all("cluster_state:ok" in x for x in states) and len(synced) == 3:
+                break
+            time.sleep(0.1)
         self._redis_url = f"redis://127.0.0.1:{ports[0]}/0"
 
     def _start_redis(self) -> None:

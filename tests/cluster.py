@@ -36,8 +36,12 @@ def _free(port: int) -> bool:
 
 
 class LocalCluster:
-    def __init__(self, folder: Path, n_masters: int = 3):
+    """Configured as README "Redis Cluster runbook" says: ``cluster-require-full-coverage no``
+    (a failed shard's slots do not stop the others) and a short ``cluster-node-timeout``."""
+
+    def __init__(self, folder: Path, n_masters: int = 3, node_timeout_ms: int = NODE_TIMEOUT_MS):
         self.folder, self.n = folder, n_masters * 2
+        self.node_timeout_ms = node_timeout_ms
         self.procs: dict[int, subprocess.Popen] = {}
 
     @property
@@ -66,7 +70,9 @@ class LocalCluster:
                     "--cluster-config-file",
                     f"nodes-{port}.conf",
                     "--cluster-node-timeout",
-                    str(NODE_TIMEOUT_MS),
+                    str(self.node_timeout_ms),
+                    "--cluster-require-full-coverage",
+                    "no",
                     "--save",
                     "",
                     "--appendonly",

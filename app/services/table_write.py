@@ -29,6 +29,7 @@ from app.games import registry
 from app.games.base import Ruleset
 from app.games.rng import new_seed
 from app.metrics import Metrics
+from app.store.outage import REDIS_DOWN
 from app.store.tables import CasResult, Snapshot, TableStore
 
 from . import lobby_index, table_money
@@ -207,6 +208,14 @@ class TableWriter:
         await asyncio.sleep(delay)
         try:
             await self.wake(tid, v)
+        except REDIS_DOWN as err:  # its node away (a failover): the sweeper runs it later
+            log.warning(
+                "clock of table %s at v%s: Redis unavailable (%s)",
+                tid,
+                v,
+                err,
+                extra={"table": tid, "v": v},
+            )
         except Exception:  # a failed bot turn is retried by the sweeper
             log.exception("clock of table %s at v%s failed", tid, v, extra={"table": tid, "v": v})
 

@@ -50,6 +50,7 @@ from redis.exceptions import RedisError
 
 from .connection import Client, announce, sharded_pubsub
 from .keys import Keys
+from .outage import REDIS_DOWN
 from .tables import Snapshot, TableStore
 
 log = logging.getLogger(__name__)
@@ -190,6 +191,10 @@ class Hub:
                 return
             try:
                 await self.deliver(tid, message, socks)
+            except REDIS_DOWN as err:  # the table's node away: re-announced once it is back
+                log.warning(
+                    "delivery to table %s: Redis unavailable (%s)", tid, err, extra={"table": tid}
+                )
             except Exception:
                 log.exception(
                     "delivery to table %s failed", tid, extra={"table": tid, "v": message.get("v")}

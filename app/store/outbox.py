@@ -281,9 +281,26 @@ class OutboxConsumer:
                 self.group, self.name, {k: start for k in keys}, count=self.count, block=block
             )
             return await self._settle(_entries(reply))
+        cluster = self.redis if isinstance(self.redis, RedisCluster) else None
         async with self.redis.pipeline(transaction=False) as pipe:
             for some in by_bucket(keys, Keys.table_of_outbox).values():
-                pipe.xreadgroup(self.group, self.name, {k: start for k in some}, count=self.count)
+                # on a cluster, sent to the bucket's node by name: XREADGROUP's keys are
+                # movable, and the cluster client asks COMMAND GETKEYS of its first node for
+                # each one otherwise (a round trip per bucket per pass, and a dependence on
+                # that one node)
+                node = {"target_nodes": cluster.get_node_from_key(some[0])} if cluster else {}
+                pipe.execute_command(
+                    "XREADGROUP",
+                    "GROUP",
+                    self.group,
+                    self.name,
+                    "COUNT",
+                    self.count,
+                    "STREAMS",
+                    *some,
+                    *[start] * len(some),
+                    **node,
+                )
             replies = await pipe.execute()
         done = 0
         for reply in replies:

@@ -139,8 +139,10 @@ def rounds_played(n: int):
 
 
 class Deployment:
-    def __init__(self, tmp_path, database, prefix: str, **settings: str):
-        self.cluster = LocalCluster(tmp_path).start()
+    def __init__(
+        self, tmp_path, database, prefix: str, node_timeout_ms=NODE_TIMEOUT_MS, **settings: str
+    ):
+        self.cluster = LocalCluster(tmp_path, node_timeout_ms=node_timeout_ms).start()
         self.keys = Keys(prefix)
         env = server_env(
             self.cluster.url,
@@ -206,9 +208,15 @@ class Deployment:
             return Seat(server, tid, body["player"]["id"], body["token"], seed=k * 4 + i)
 
     async def _sit(self, seat: Seat, i: int) -> None:
+        """Sit; four players sitting at once may cross (``stale``: try again, as the page
+        does)."""
         async with httpx.AsyncClient(base_url=seat.server.url, timeout=30) as http:
             auth = {"Authorization": f"Bearer {seat.token}"}
-            r = await http.post(f"/api/tables/{seat.tid}/seats/{i}", headers=auth)
+            for attempt in range(20):
+                r = await http.post(f"/api/tables/{seat.tid}/seats/{i}", headers=auth)
+                if r.status_code != 409 or r.json()["code"] != "stale":
+                    break
+                await asyncio.sleep(0.05 * (attempt + 1))
             assert r.status_code == 200, r.text
 
     async def play(self, done, timeout: float) -> None:
@@ -261,6 +269,10 @@ async def test_a_table_spread_over_three_fresh_processes_plays_without_a_clock_r
     }
     assert not any(s.closes for s in seats)
     assert d.server_errors() == []
+    # one pub/sub connection per process and node (the control channel's on one of them)
+    for node in d.redis.get_primaries():
+        listed = await d.redis.execute_command("CLIENT LIST", "TYPE", "pubsub", target_nodes=node)
+        assert len(listed) <= 2 * PROCESSES, (node.name, len(listed))
 
 
 @pytest.mark.parametrize(
