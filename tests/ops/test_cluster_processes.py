@@ -16,6 +16,7 @@ runs Meja past one machine (README "Past one machine", docs/scaling.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 import uuid
@@ -24,6 +25,7 @@ import httpx
 import orjson
 import pytest
 import websockets
+from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from app.store.keys import Keys
@@ -131,6 +133,22 @@ class Seat:
             else:
                 assert msg["code"] == "stale", msg  # only a crossing move may refuse ours
                 self.pending = None
+
+
+async def monitored(host: str, port: int, seconds: float) -> list[str]:
+    """The commands clients sent one node for ``seconds`` (MONITOR; scripts' own left out)."""
+    node, sent = Redis(host=host, port=port), []
+    try:
+        async with node.monitor() as m:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
+                    while True:
+                        info = await m.next_command()
+                        if info.get("client_type") != "lua":
+                            sent.append(info["command"])
+    finally:
+        await node.aclose()
+    return sent
 
 
 def rounds_played(n: int):
@@ -269,6 +287,13 @@ async def test_a_table_spread_over_three_fresh_processes_plays_without_a_clock_r
     }
     assert not any(s.closes for s in seats)
     assert d.server_errors() == []
+    # at steady play the masters hear no topology chatter: no COMMAND (GETKEYS) and no
+    # CLUSTER command from the processes (each costs a round trip to one node: docs/scaling.md)
+    playing = asyncio.create_task(d.play(rounds_played(3), timeout=150))
+    heard = await asyncio.gather(*(monitored(n.host, n.port, 3.0) for n in d.redis.get_primaries()))
+    await playing
+    chatter = [c for some in heard for c in some if c.split(" ")[0] in ("COMMAND", "CLUSTER")]
+    assert sum(len(some) for some in heard) > 100 and chatter == [], chatter[:5]
     # one pub/sub connection per process and node (the control channel's on one of them)
     for node in d.redis.get_primaries():
         listed = await d.redis.execute_command("CLIENT LIST", "TYPE", "pubsub", target_nodes=node)
