@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import resource
 import shutil
 import signal
@@ -30,6 +29,8 @@ import httpx
 import psutil
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
+
+from tests.cluster import LocalCluster
 
 # Every load client connects from this machine: the per-address rate limits would hold the
 # whole load to one client's budget (the per-player ones stay on: each client is its own).
@@ -119,7 +120,7 @@ class Services:
         self.cluster = cluster
         if cluster:
             self.env = {"MEJA_REDIS_MODE": "cluster", **self.env}
-        self._cluster_procs: list[subprocess.Popen[bytes]] = []
+        self._cluster: LocalCluster | None = None
 
     async def start(self) -> Services:
         if self._redis_url is None:
@@ -164,50 +165,10 @@ class Services:
         return Redis.from_url(self.redis_url)
 
     def _start_cluster(self) -> None:
-        """Six private cluster-enabled redis-servers, made 3 masters and 3 replicas."""
-        ports: list[int] = []
-        while len(ports) < 6:  # each with its cluster bus port (+10000) free too
-            port = random.randrange(20000, 30000)
-            if port not in ports and all(_is_free(p) for p in (port, port + 10000)):
-                ports.append(port)
-        for port in ports:
-            with open(self.log_dir / f"redis-{port}.log", "w") as out:
-                self._cluster_procs.append(
-                    subprocess.Popen(
-                        ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-                        + ["--cluster-enabled", "yes"]
-                        + ["--cluster-config-file", f"nodes-{port}.conf"]
-                        + ["--cluster-require-full-coverage", "no"]  # README's runbook
-                        + ["--save", "", "--appendonly", "no", "--maxclients", "100000"]
-                        + ["--dir", str(self.log_dir)],
-                        stdout=out,
-                        stderr=subprocess.STDOUT,
-                        preexec_fn=lambda: raise_nofile(self.nofile),
-                    )
-                )
-        for port in ports:
-            _wait_port(port)
-        subprocess.run(
-            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports)]
-            + ["--cluster-replicas", "1", "--cluster-yes"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-
-        def said(port: int, *args: str) -> str:
-            return subprocess.run(
-                ["redis-cli", "-p", str(port), *args], capture_output=True, text=True
-            ).stdout
-
-        # every node agrees, three of them are replicas, and each has had its first sync
-        for _ in range(600):
-            states = [said(port, "cluster", "info") for port in ports]
-            roles = [said(port, "info", "replication") for port in ports]
-            synced = [r for r in roles if "role:slave" in r and "master_link_status:up" in r]
-            if all("cluster_state:ok" in x for x in states) and len(synced) == 3:
-                break
-            time.sleep(0.1)
-        self._redis_url = f"redis://127.0.0.1:{ports[0]}/0"
+        """The tests' private cluster (tests/cluster.py): 3 masters, 3 replicas, configured as
+        README's runbook says."""
+        self._cluster = LocalCluster(self.log_dir).start()
+        self._redis_url = self._cluster.url
 
     def _start_redis(self) -> None:
         binary = shutil.which("redis-server")
@@ -315,10 +276,11 @@ class Services:
                     proc.wait()
         elif self._redis_url:  # a targeted server: remove what this run wrote under its prefix
             await self._cleanup_keys()
-        for proc in [self._redis_proc, *self._cluster_procs]:
-            if proc is not None:
-                proc.terminate()
-                proc.wait()
+        if self._redis_proc is not None:
+            self._redis_proc.terminate()
+            self._redis_proc.wait()
+        if self._cluster is not None:
+            self._cluster.stop()
 
     async def _cleanup_keys(self) -> None:
         redis = self.redis()
@@ -326,15 +288,6 @@ class Services:
         for i in range(0, len(batch), 1000):
             await redis.delete(*batch[i : i + 1000])
         await redis.aclose()
-
-
-def _is_free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 def _wait_port(port: int) -> None:
