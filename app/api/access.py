@@ -126,11 +126,17 @@ def _header(scope, name: bytes) -> str | None:
 
 
 async def _internal_error(send, rid: str) -> None:
-    body = orjson.dumps({"detail": INTERNAL, "code": "internal_error", "request_id": rid})
+    await send_json(send, 500, {"detail": INTERNAL, "code": "internal_error", "request_id": rid})
+
+
+async def send_json(send, status: int, payload: dict[str, Any]) -> None:
+    """An answer a middleware gives itself, before or instead of any route: the JSON error
+    shape of every other answer, with its length."""
+    body = orjson.dumps(payload)
     await send(
         {
             "type": "http.response.start",
-            "status": 500,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),

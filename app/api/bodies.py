@@ -24,6 +24,8 @@ from fastapi.routing import APIRoute
 
 from app import logs
 
+from .access import send_json
+
 TOO_LARGE = "the request body is larger than {limit} bytes"
 
 
@@ -57,28 +59,19 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope, send) -> None:
-        body = orjson.dumps(
+        live = getattr(scope["app"].state, "live", None)
+        if live is not None:
+            live.metrics.error("rest", "body_too_large")
+        await send_json(
+            send,
+            413,
             {
                 "detail": TOO_LARGE.format(limit=self.limit),
                 "code": "body_too_large",
                 "max": self.limit,
                 "request_id": logs.request_id(),
-            }
+            },
         )
-        live = getattr(scope["app"].state, "live", None)
-        if live is not None:
-            live.metrics.error("rest", "body_too_large")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
 
 def _content_length(scope) -> int | None:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import orjson
-
 from app import logs
+
+from .access import send_json
 
 SAFE = {"GET", "HEAD", "OPTIONS", "TRACE"}
 REFUSED = {
@@ -38,21 +38,10 @@ class OriginCheck:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE and not self._ok(scope):
-            body = orjson.dumps({**REFUSED, "request_id": logs.request_id()})
             live = getattr(scope["app"].state, "live", None)
             if live is not None:
                 live.metrics.error("rest", "bad_origin")
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 403,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await send_json(send, 403, {**REFUSED, "request_id": logs.request_id()})
             return
         await self.app(scope, receive, send)
 
