@@ -600,9 +600,11 @@ class TableStore:
 
 
 def _merged(rows: list[list[tuple[bytes, float]]]) -> list[tuple[str, float]]:
-    """Each bucket's (id, score) rows as one list, highest score first (then by id)."""
+    """Each bucket's (id, score) rows as one list, highest score first, then the highest id:
+    the order of ``ZRANGE ... REV`` within each bucket, so a bucket's first rows (what
+    ``lobby_page`` reads of each) are its first rows of the merged list, ties included."""
     out = [(tid.decode(), score) for some in rows for tid, score in some]
-    out.sort(key=lambda row: (-row[1], row[0]))
+    out.sort(key=lambda row: (row[1], row[0]), reverse=True)
     return out
 
 

@@ -86,9 +86,9 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
 
     store.load_many = counted
     for game, stake, open_seats in QUERIES:
-        expected = sorted(
+        expected = sorted(  # newest first, then the highest id (a bucket's ZRANGE REV order)
             (
-                (-d["created"], tid)
+                (d["created"], tid)
                 for tid, d in docs.items()
                 if not d.get("private")
                 and D.human_seated(d)
@@ -96,6 +96,7 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
                 and (stake is None or d["stake"] == stake)
                 and (not open_seats or None in d["seats"])
             ),
+            reverse=True,
         )
         for page in (1, 3):
             got = await lobby.list_tables(
@@ -108,17 +109,17 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
     listed = await lobby.list_tables(game=None, stake=None, open_seats=False, page=1, per_page=100)
     assert not (set(hidden) | nobody) & {t["id"] for t in listed["items"]}
     listable = [(tid, d) for tid, d in docs.items() if not d.get("private") and D.human_seated(d)]
-    orders = {  # highest first; the newest (by the second) first among equals, then by id
-        "stake_low": lambda row: ((row[1]["stake"] or 0), -(row[1]["created"] // 1000), row[0]),
-        "stake_high": lambda row: (-(row[1]["stake"] or 0), -(row[1]["created"] // 1000), row[0]),
+    orders = {  # reversed: the newest (by the second) first among equals, then the highest id
+        "stake_low": lambda row: (-(row[1]["stake"] or 0), row[1]["created"] // 1000, row[0]),
+        "stake_high": lambda row: ((row[1]["stake"] or 0), row[1]["created"] // 1000, row[0]),
         "open_seats": lambda row: (
-            -row[1]["seats"].count(None),
-            -(row[1]["created"] // 1000),
+            row[1]["seats"].count(None),
+            row[1]["created"] // 1000,
             row[0],
         ),
     }
     for sort, key in orders.items():
-        want = [tid for tid, _ in sorted(listable, key=key)[40:60]]
+        want = [tid for tid, _ in sorted(listable, key=key, reverse=True)[40:60]]
         got = await lobby.list_tables(
             game=None, stake=None, open_seats=False, sort=sort, page=3, per_page=20
         )
