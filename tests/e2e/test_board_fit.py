@@ -144,20 +144,25 @@ def test_cross_late_in_a_round_fills_its_board(new_page):
     seen = {"asked": 0, "alike": 0}
     late = "document.querySelectorAll('.board svg .tile').length >= 10"
     end = time.monotonic() + 240
-    while True:  # a round may end early: the next one is dealt at once
+    measured: dict[str, dict] = {}
+    while len(measured) < 2:  # a round may end early: the next one is dealt at once
         assert time.monotonic() < end, "no round got late in time"
         if page.locator("[data-testid=result] .result-foot .btn").count():
             page.locator("[data-testid=result] .result-foot .btn").last.click()  # close
-        if my_turn(page):
-            if page.evaluate(late):  # measured on the player's turn: the bot waits meanwhile
-                break
-            cross_move(page, seen)
-        else:
+        if not my_turn(page):
             page.wait_for_timeout(40)
-    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
-        m = measure(page, size)
-        shot(page, f"fit-cross-late-{name}")
-        assert_words(page, f"cross late {name}")
+        elif not page.evaluate(late):
+            cross_move(page, seen)
+        else:  # measured on the player's turn: the bot waits meanwhile
+            for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                measured[name] = measure(page, size)
+                shot(page, f"fit-cross-late-{name}")
+                assert_words(page, f"cross late {name}")
+            if not all(m["tile"] for m in measured.values()):  # the turn clock ran out on a
+                measured = {}  # slow machine and the round ended: find a late one again
+                page.set_viewport_size(DESKTOP)
+    for name in ("desktop", "phone"):
+        m = measured[name]
         assert m["share"] >= 0.3, m  # the pieces' box covers a good part of the board
         assert m["tile"] >= (24 if name == "phone" else 34), m
     assert seen["alike"] + seen["asked"] > 0, seen
