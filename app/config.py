@@ -198,6 +198,10 @@ class Settings(BaseSettings):
     limit_join_code_address: str = "120/minute"
     limit_chat_player: str = "20/minute;300/hour"
     limit_chat_address: str = "120/minute"
+    # Addresses (a JSON list of addresses or CIDRs) whose per-address limits are off: a load
+    # generator or a synthetic monitor of the operator's that signs up many players from one
+    # address. Their per-player and per-account limits still count. Unset: none.
+    rate_limit_exempt: list[IPvAnyNetwork] = []
 
     # Redis layout: every key starts with this prefix (tests use a random one per test).
     key_prefix: str = "meja:"

@@ -80,7 +80,9 @@ class Live:
             cache_seconds=settings.access_token_seconds,
         )
         self.claims = ChipClaims(db, self.store, settings)
-        self.limits = RateLimits(moving_window(redis, self.keys), settings.rate_limits)
+        self.limits = RateLimits(
+            moving_window(redis, self.keys), settings.rate_limits, settings.rate_limit_exempt
+        )
         self.sessions = Sessions(redis, self.keys, db, self.players, settings)
         self.accounts = Accounts(db, self.players, self.sessions, settings)
         self.writer = TableWriter(

@@ -98,6 +98,8 @@ class Client:
         self.last_v = -1
         self.acted_v = -1
         self.cmd_v: dict[str, int] = {}
+        self.first: asyncio.Event | None = None  # set by its first state (bench/joins.py)
+        self.passive = False  # watches without acting (bench/joins.py's joiners)
 
 
 class Load:
@@ -194,6 +196,9 @@ class Load:
                         self.stats.latencies.append(now - p[0])
                         self.stats.interval.append(now - p[0])
         c.last_v = v
+        if c.first is not None:
+            c.first.set()
+            c.first = None
         view = msg["view"]
         if (
             view
@@ -201,6 +206,7 @@ class Load:
             and view["to_act"] == view["seat"]
             and v > c.acted_v
             and not self.stopping
+            and not c.passive
         ):
             c.acted_v = v
             delay = self.args.think * (0.5 + c.rng.random())
@@ -426,9 +432,10 @@ def report_text(r: dict[str, Any]) -> str:
     )
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+def parser(description: str | None = __doc__) -> argparse.ArgumentParser:
+    """The playing tables' arguments (bench/joins.py adds its burst's to them)."""
     p = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--tables", type=int, default=750)
     p.add_argument("--game", default="gaple")
@@ -471,7 +478,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="run the outbox consumer as its own process (python -m app outbox)",
     )
     p.add_argument("--json", action="store_true")
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    return parser().parse_args(argv)
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:

@@ -54,11 +54,13 @@ class Api:
         body = {"game": game, "seats": seats, "options": options}
         return (await self.call("POST", "/api/tables", token, json=body))["id"]
 
-    async def sit(self, token: str, tid: str, seat: int) -> None:
-        """Sit; a chips table may already be playing, so a ``stale`` answer is tried again."""
+    async def sit(self, token: str, tid: str, seat: int, buy_in: int | None = None) -> None:
+        """Sit (with ``buy_in`` chips, else the default); a chips table may already be playing,
+        so a ``stale`` answer is tried again."""
+        body = {"json": {"buy_in": buy_in}} if buy_in is not None else {}
         for attempt in range(10):
             try:
-                await self.call("POST", f"/api/tables/{tid}/seats/{seat}", token)
+                await self.call("POST", f"/api/tables/{tid}/seats/{seat}", token, **body)
                 return
             except RuntimeError as e:
                 if '"stale"' not in str(e) or attempt == 9:

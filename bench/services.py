@@ -33,11 +33,9 @@ from redis.asyncio.cluster import RedisCluster
 from tests.cluster import LocalCluster
 
 # Every load client connects from this machine: the per-address rate limits would hold the
-# whole load to one client's budget (the per-player ones stay on: each client is its own).
-NO_ADDRESS_LIMITS = {
-    f"MEJA_LIMIT_{action}_ADDRESS": ""
-    for action in ("SIGNUP", "REGISTER", "LOGIN", "CREATE_TABLE", "SIT", "QUICK_JOIN", "CHAT")
-}
+# whole load to one client's budget. The documented setting exempts the generator's own
+# addresses (127.0.0.0/8, its --sources); the per-player limits stay on, each client its own.
+BENCH_EXEMPT = {"MEJA_RATE_LIMIT_EXEMPT": '["127.0.0.0/8", "::1/128"]'}
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -221,7 +219,7 @@ class Services:
             "MEJA_KEY_PREFIX": self.prefix,
             "MEJA_DATA_DIR": str(self.log_dir / "data"),
             "MEJA_SECRET_KEY": "bench-" + uuid.uuid4().hex,
-            **NO_ADDRESS_LIMITS,
+            **BENCH_EXEMPT,
             **self.env,
         }
         if self.outbox_worker:
@@ -308,6 +306,30 @@ async def _create_database(url: str) -> None:
     try:
         if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
             await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+def fresh_database(url: str | None, tag: str) -> str:
+    """A database of this run's own on the same Postgres server (``meja_<tag>_<hex>``, made by
+    ``Services.start``), for a tool whose audit reads the whole database; SQLite as given."""
+    url = url or os.environ.get("DATABASE_URL", DEFAULT_DB)
+    if not url.startswith(("postgresql", "postgres:")):
+        return url
+    return str(httpx.URL(url).copy_with(path=f"/meja_{tag}_{uuid.uuid4().hex[:8]}"))
+
+
+async def drop_database(url: str) -> None:
+    """Drop a database ``fresh_database`` named (its connections closed first)."""
+    import asyncpg
+
+    if not url.startswith(("postgresql", "postgres:")):
+        return
+    target = httpx.URL(url.replace("postgresql+asyncpg", "postgresql"))
+    admin = str(target.copy_with(path="/postgres"))
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{target.path.lstrip("/")}" WITH (FORCE)')
     finally:
         await conn.close()
 

@@ -23,8 +23,10 @@ Decisions:
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from limits import RateLimitItem, parse_many
@@ -45,9 +47,16 @@ class RateLimited(Exception):
 
 
 class RateLimits:
-    def __init__(self, limiter: RateLimiter, limits: dict[str, str]):
-        """``limits``: ``Settings.rate_limits``, ``{"limit_<action>_<who>": "10/minute"}``."""
+    def __init__(
+        self,
+        limiter: RateLimiter,
+        limits: dict[str, str],
+        exempt: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network] = (),
+    ):
+        """``limits``: ``Settings.rate_limits``, ``{"limit_<action>_<who>": "10/minute"}``;
+        ``exempt``: ``Settings.rate_limit_exempt``, addresses no per-address limit counts."""
         self.limiter = limiter
+        self.exempt = tuple(exempt)
         self.items: dict[tuple[str, str], list[RateLimitItem]] = {}
         for name, value in limits.items():
             action, who = name.removeprefix("limit_").rsplit("_", 1)
@@ -57,10 +66,19 @@ class RateLimits:
         """Count one attempt at ``action`` for each ``who=identity`` given (``player``,
         ``account``, ``address``; None skips it); RateLimited at the first limit full."""
         for kind, identity in who.items():
-            if identity is None:
+            if identity is None or (kind == "address" and self._exempt(identity)):
                 continue
             key = limit_key(identity) if kind == "address" else str(identity)
             for item in self.items.get((action, kind), ()):
                 if not await self.limiter.hit(item, action, kind, key):
                     stats = await self.limiter.get_window_stats(item, action, kind, key)
                     raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())))
+
+    def _exempt(self, address: str) -> bool:
+        if not self.exempt:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:  # an unknown or forwarded non-address: counted as it is
+            return False
+        return any(ip in net for net in self.exempt)

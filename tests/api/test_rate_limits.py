@@ -135,6 +135,35 @@ async def test_forwarded_for_is_honoured_from_a_trusted_proxy(live_server):
         assert (await http.post("/api/players", json={"name": "Proxy"})).status_code == 201
 
 
+async def test_an_exempt_address_skips_the_address_limits_but_not_the_players(live_server):
+    """MEJA_RATE_LIMIT_EXEMPT (the operator's own load generator): its address signs up as
+    often as it likes, a player signing in from it still has a budget of their own, and
+    every other address keeps its limit."""
+    srv = await live_server(
+        limit_signup_address="1/minute",
+        limit_sit_player="1/minute",
+        trusted_proxies=[ip_network("127.0.0.0/8")],
+        rate_limit_exempt=[ip_network("198.51.100.0/24")],
+    )
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        heads = []
+        for i in range(3):
+            r = await http.post(
+                "/api/players", json={"name": f"Bench {i}"}, headers=xff("198.51.100.7")
+            )
+            assert r.status_code == 201, r.text
+            heads.append({"Authorization": f"Bearer {r.json()['token']}", **xff("198.51.100.7")})
+        assert (
+            await http.post("/api/players", json={"name": "Ana"}, headers=xff("203.0.113.1"))
+        ).status_code == 201
+        refused(await http.post("/api/players", json={"name": "Budi"}, headers=xff("203.0.113.1")))
+        spec = {"game": "cross", "seats": 2}
+        tid = (await http.post("/api/tables", headers=heads[0], json=spec)).json()["id"]
+        assert (await http.post(f"/api/tables/{tid}/seats/0", headers=heads[1])).status_code == 200
+        # the same player's second sit is over their own limit, exempt address or not
+        refused(await http.post(f"/api/tables/{tid}/seats/1", headers=heads[1]))
+
+
 async def test_two_instances_share_one_limit(live_server):
     a = await live_server(limit_signup_address="2/minute")
     b = await live_server(limit_signup_address="2/minute")

@@ -164,3 +164,37 @@ async def test_the_outbox_backlog_reads_the_servers_own_streams(redis_url_or_soc
         assert entries == 1 and 0 <= age < 60
     finally:
         await client.aclose()
+
+
+def test_joins_times_a_burst_and_checks_every_buy_in(tmp_path):
+    r = run_tool(
+        "joins.py",
+        *("--tables", "2", "--joins", "8", "--within", "0.5", "--warmup", "1"),
+        *("--think", "0.05", "--settle", "0.5", "--buy-in", "150"),
+        tmp_path=tmp_path,
+    )
+    assert r["joined"] == 8 and r["errors"] == {}
+    assert set(r["steps_ms"]) == {"signup", "sit", "socket", "first_state"}
+    assert r["join_ms"]["n"] == 8 and r["joins_per_s"] > 0
+    # the starting grant less one buy-in each: taken once, and the audit balances
+    assert r["wallets_after"] == {"850": 8} and r["audit_ok"] is True
+
+
+def test_join_steps_reports_the_server_side_of_each_step(tmp_path):
+    r = run_tool("join_steps.py", "--joins", "4", "--logins", "1", tmp_path=tmp_path)
+    assert set(r["client_ms"]) == {"signup", "sit", "socket", "first_state"}
+    assert all(v is not None for v in r["server_ms_by_route"].values())
+    assert r["db_statements"] > 0 and r["redis_round_trips"] > 0
+    assert r["argon2_hash_ms"] > 0 and r["login_ms"]["n"] == 1
+
+
+def test_reconnect_kills_a_process_and_every_dropped_player_comes_back(tmp_path):
+    r = run_tool(
+        "reconnect.py",
+        *("--players", "16", "--spread", "1", "--after", "1", "--warmup", "1"),
+        *("--think", "0.2", "--timeout", "30"),
+        tmp_path=tmp_path,
+    )
+    assert r["players"] == 16 and r["dropped"] > 0
+    assert r["back"] == r["dropped"] and r["all_back_s"] is not None
+    assert r["moves_lost"] == 0

@@ -77,9 +77,10 @@ def local_conf(upstreams: list[int], listen: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def main_conf(prefix: Path, site: str) -> Path:
+def main_conf(prefix: Path, site: str, connections: int = 512) -> Path:
     """What the nginx image's own nginx.conf does around conf.d/default.conf, with every path
-    (pid, logs, temp files) under ``prefix``, in the foreground."""
+    (pid, logs, temp files) under ``prefix``, in the foreground; ``connections`` per worker
+    (bench/reconnect.py holds thousands of sockets through it)."""
     (prefix / "default.conf").write_text(site)
     temp = "\n".join(
         f"    {kind}_temp_path {prefix}/{kind};"
@@ -89,7 +90,8 @@ def main_conf(prefix: Path, site: str) -> Path:
     conf.write_text(
         f"daemon off;\nuser {getpass.getuser()};\nworker_processes 1;\n"
         f"pid {prefix}/nginx.pid;\nerror_log {prefix}/error.log info;\n"
-        "events { worker_connections 512; }\n"
+        f"worker_rlimit_nofile {2 * connections + 64};\n"
+        f"events {{ worker_connections {connections}; }}\n"
         f"http {{\n    access_log {prefix}/access.log;\n{temp}\n"
         f"    include {prefix}/default.conf;\n}}\n"
     )
@@ -101,10 +103,10 @@ class Proxy:
 
     name = "nginx"
 
-    def __init__(self, prefix: Path, upstreams: list[int]):
+    def __init__(self, prefix: Path, upstreams: list[int], connections: int = 512):
         self.prefix, self.port = prefix, _free_port()
         self.site = local_conf(upstreams, self.port)
-        self.conf = main_conf(prefix, self.site)
+        self.conf = main_conf(prefix, self.site, connections)
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
 
