@@ -12,6 +12,7 @@ import contextlib
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Iterable
+from http.cookiejar import DefaultCookiePolicy
 from typing import Any, TypeVar
 
 import httpx
@@ -26,6 +27,9 @@ class Api:
         self.http = httpx.AsyncClient(
             base_url=url, timeout=60, limits=httpx.Limits(max_connections=concurrency)
         )
+        # Players are told apart by their Bearer tokens: the session cookies each sign-up
+        # sets would otherwise ride along on every later player's request.
+        self.http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
         self.gate = asyncio.Semaphore(concurrency)
         self.calls = 0
 
