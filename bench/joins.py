@@ -197,7 +197,9 @@ def _ms(values: list[float]) -> dict[str, Any]:
 
 async def rush(args, load: Load, admin_token: str) -> dict[str, Any]:
     svc = load.services
-    api = Api(svc.url, concurrency=max(args.concurrency, args.joins))
+    # httpx's pool scans every connection for every request: a pool as large as the burst cost
+    # the generator more CPU than the server spent on the joins (bench/README.md "Joins")
+    api = Api(svc.url, concurrency=args.connections)
     burst = Burst(load, api, args)
     try:
         await load.setup()
@@ -284,6 +286,7 @@ def parse_args(argv: list[str] | None = None):
     p = parser(__doc__)
     p.set_defaults(tables=500, warmup=10.0, concurrency=32)
     p.add_argument("--joins", type=int, default=1000)
+    p.add_argument("--connections", type=int, default=100, help="the joiners' HTTP connections")
     p.add_argument("--within", type=float, default=5.0, help="s over which the joins arrive")
     p.add_argument("--stake", type=int, default=10, help="the burst's tables' stake")
     p.add_argument("--buy-in", type=int, default=200, help="each joiner's buy-in, chips")
