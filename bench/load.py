@@ -175,6 +175,8 @@ class Load:
             self.stats.acks_total += 1
             if self.stats.measuring:
                 self.stats.acks += 1
+        elif kind == "ping":  # the server's check of a silent client (a browser answers it)
+            self.loop.create_task(self._send(c, '{"type":"pong"}'))
         elif kind == "error":
             self.stats.error(msg.get("code") or "error")
             vn = c.cmd_v.pop(msg.get("cmd", ""), None)
@@ -183,6 +185,9 @@ class Load:
 
     def _on_state(self, c: Client, msg: dict[str, Any]) -> None:
         v, table = msg["v"], c.table
+        if c.first is not None:  # a first state, even one with nothing new (a reconnect)
+            c.first.set()
+            c.first = None
         if v <= c.last_v:
             return
         if table.pending:
@@ -196,9 +201,6 @@ class Load:
                         self.stats.latencies.append(now - p[0])
                         self.stats.interval.append(now - p[0])
         c.last_v = v
-        if c.first is not None:
-            c.first.set()
-            c.first = None
         view = msg["view"]
         if (
             view

@@ -41,6 +41,7 @@ from bench.cli import run_tool, services_from_args  # noqa: E402
 from bench.load import Client, Load, parser  # noqa: E402
 from bench.percentiles import percentiles  # noqa: E402
 from bench.services import raise_nofile, workdir  # noqa: E402
+from bench.usage import Usage, Window  # noqa: E402
 from tests.ops.test_proxy import Proxy  # noqa: E402
 
 
@@ -84,7 +85,7 @@ class Herd(Load):
         if self.stopping:
             return
         if self.killed_at is None:
-            self.stats.error("socket_closed")
+            self.stats.error(f"socket_closed:{c.ws.close_code}")
             return
         self.dropped += 1
         asyncio.create_task(self._come_back(c))
@@ -92,9 +93,9 @@ class Herd(Load):
     async def _come_back(self, c: Client) -> None:
         await asyncio.sleep(random.uniform(0, self.args.spread))
         k = random.randrange(self.args.sources)  # its source address
+        c.first = first = asyncio.Event()
         while not self.stopping:
             try:
-                c.first = first = asyncio.Event()
                 await self._connect(c, k, 0, c.last_v)
                 break
             except InvalidStatus as e:
@@ -102,7 +103,7 @@ class Herd(Load):
             except (OSError, TimeoutError, websockets.InvalidHandshake) as e:
                 self.refused[type(e).__name__] += 1
             await asyncio.sleep(1.0)
-        await first.wait()
+        await first.wait()  # (never set when the run ends first: the task is dropped)
         assert self.killed_at is not None
         self.back.append(time.perf_counter() - self.killed_at)
         confirmed = self.at_kill.get(c.table.tid, -1)
@@ -115,7 +116,8 @@ class Herd(Load):
         sockets = sum(t.n for t in self.tables)
         self._progress(f"{len(self.tables)} tables, {sockets} sockets; warming up {args.warmup:g}s")
         await asyncio.sleep(args.warmup)
-        victim = svc.server_pids[0]
+        victim, survivor = svc.server_pids[0], svc.server_pids[1]
+        window = Window(Usage(survivor), svc.redis_pid)
         self.at_kill = dict(self.acked)
         self.killed_at = time.perf_counter()
         os.kill(victim, signal.SIGKILL)
@@ -126,6 +128,7 @@ class Herd(Load):
         all_back = (
             (time.perf_counter() - self.killed_at) if len(self.back) == self.dropped else None
         )
+        usage = window.result()  # from the kill until all are back (or the deadline)
         acks0 = self.stats.acks_total
         await asyncio.sleep(args.after)
         acks_after = self.stats.acks_total - acks0
@@ -150,6 +153,11 @@ class Herd(Load):
             "errors_before_kill": dict(self.stats.errors_total),
             "acts_after": acks_after,
             "after_s": args.after,
+            "recovery": {
+                k: usage[k]
+                for k in ("server_cpu_pct", "redis_cpu_pct", "generator_cpu_pct")
+                + ("machine_busy_pct", "machine_steal_pct", "loadavg_start", "loadavg_end")
+            },
         }
 
 
@@ -165,6 +173,7 @@ def report_text(r: dict[str, Any]) -> str:
             f"refused handshakes {r['refused'] or 0}",
             f"moves lost         {r['moves_lost']} {r['lost_examples'] or ''}",
             f"acts afterwards    {r['acts_after']} in {r['after_s']}s",
+            f"while coming back  {r['recovery']} (CPU: % of a core; the surviving server)",
         ]
     )
 
