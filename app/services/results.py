@@ -176,7 +176,8 @@ def _parties(payment: Payment, players: list) -> dict:
 
 
 def seated_entry(table_id: str, buy_in: str) -> str:
-    """The entry that marks a pending buy-in seated (written with the seat, services/lobby.py)."""
+    """The entry that marks a pending buy-in seated (written with the seat,
+    services/table/seating.py)."""
     return _dumps(
         {
             "kind": "buy_in_seated",

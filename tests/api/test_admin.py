@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from app.__main__ import cli
 from app.games import registry
 from app.services import results
-from app.services import table_doc as D
+from app.services.table import doc as D
 from tests.api.test_sessions import closed_with
 from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from app.games.registry import get_ruleset
 from app.services import results
-from app.services.table_doc import TableDoc, TableStatus
+
+from .doc import TableStatus
 
 
 def _occupants(before_doc: dict, ch: Any) -> dict[int, dict]:
@@ -87,18 +88,3 @@ async def change_entries(store: Any, tid: str, before_doc: dict, ch: Any, v_next
         else:
             out.append(results.cash_out_entry(tid, n, seat["player"], seat["stack"], seat["sit"]))
     return out
-
-
-def chips_at(doc: TableDoc) -> int:
-    """The chips on a table document's seats: what the write path keeps beside the document
-    (``TableStore.cas``'s ``chips``) for the audit."""
-    return sum(seat["stack"] or 0 for seat in doc["seats"] if seat)
-
-
-async def stacks_in_redis(store: Any) -> int:
-    """The chips on the seats of every live table, as Redis has them (the audit compares them
-    with the ledger's stack accounts once the outbox is drained): the tables' ``chips``,
-    summed per bucket on the server, and the documents of only those tables written before
-    the field was (none once each has been written again)."""
-    total, unsaid = await store.chips_at_tables()
-    return total + sum(chips_at(snap.doc) for snap in await store.load_many(unsaid))
