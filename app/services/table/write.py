@@ -220,10 +220,13 @@ class TableWriter:
             log.exception("clock of table %s at v%s failed", tid, v, extra={"table": tid, "v": v})
 
     async def _outbox(self, tid: str, before: Snapshot, ch: D.Change, v_next: int) -> list[str]:
-        """The outbox entries of this change: payments, records, cash-outs."""
+        """The outbox entries of this change (payments, records, cash-outs) as the stream holds
+        them; the match's action log is read first when the change ends a match."""
         if not self.chips:
             return []
-        return await outbox.change_entries(self.store, tid, before.doc, ch, v_next)
+        log = await self.store.action_log(tid, ch.doc["match_no"]) if outbox.needs_log(ch) else None
+        entries = outbox.change_entries(tid, before.doc, ch, v_next, log=log)
+        return [outbox.dumps(e) for e in entries]
 
 
 def _remember_log(before: Snapshot, after: Snapshot, ch: D.Change, logged: list[bytes]) -> None:
