@@ -244,7 +244,8 @@ class Settings(BaseSettings):
     refill_amount: int = Field(default=1_000, ge=1)
     refills_per_day: int = Field(default=3, ge=0)
     welcome_grant: int = Field(default=10_000, ge=0)
-    # A buy-in lies between these many stakes (app/services/stakes.py); a bot sits with the most.
+    # A buy-in lies between these many stakes (app/services/table/stakes.py); a bot sits with
+    # the most.
     buy_in_min_stakes: int = Field(default=10, ge=1)
     buy_in_max_stakes: int = Field(default=100, ge=1)
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit

@@ -30,16 +30,15 @@ from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
 from .metrics import Metrics
 from .services.accounts import Accounts
-from .services.buy_ins import BuyInReconciler
 from .services.chip_claims import ChipClaims
-from .services.lobby import Lobby
-from .services.moves import Moves
 from .services.players import Players
 from .services.rate_limits import RateLimits
 from .services.records import outbox_consumer
 from .services.sessions import Sessions
-from .services.table_views import TableViews
-from .services.table_write import TableWriter
+from .services.table.buy_ins import BuyInReconciler
+from .services.table.service import Tables
+from .services.table.views import TableViews
+from .services.table.write import TableWriter
 from .store.clocks import Sweeper
 from .store.connection import open_redis
 from .store.hub import Hub
@@ -91,11 +90,10 @@ class Live:
             metrics=self.metrics,
             seeds=seeds,
             chips=db is not None,
-            wake=lambda tid, v: self.moves.run_clock(tid, v),
+            wake=lambda tid, v: self.tables.run_clock(tid, v),
         )
         self.views = TableViews(self.store)
-        self.lobby = Lobby(self.writer, self.views, db=db)
-        self.moves = Moves(self.writer)
+        self.tables = Tables(self.writer, self.views, db=db)
         self.buy_ins = BuyInReconciler(
             db,
             self.writer,
@@ -118,7 +116,7 @@ class Live:
         self.sweeper = Sweeper(
             redis,
             self.keys,
-            self.moves.run_clock,
+            self.tables.run_clock,
             interval=settings.sweep_interval,
             lease=settings.claim_lease_seconds,
             repair_every=settings.clock_repair_seconds,

@@ -10,7 +10,7 @@ group on it (a drained stream, as a table has once the consumer passed), one in 
 holding an entry, counted in the buckets' counters as scripts/cas.lua counts it. ``--docs 0``
 writes a short document instead (the 100,000-table run: the audit does not read documents).
 Then times ``Metrics.refresh`` (a scrape's Redis side) and the audit's Redis side
-(``table_money.stacks_in_redis`` and the outbox backlog, ``OutboxConsumer.totals``), the median
+(``chips.stacks_in_redis`` and the outbox backlog, ``OutboxConsumer.totals``), the median
 of ``--runs``, and counts their commands with ``INFO commandstats`` (a script's inner calls
 included). The database's side of the audit (SQL sums over the ledger) does not depend on the
 number of live tables and is left out.
@@ -31,7 +31,6 @@ import orjson
 from redis.asyncio import Redis
 
 from app.metrics import Metrics
-from app.services import table_money
 from app.store.keys import BUCKETS, Keys, bucket_of
 from app.store.outbox import GROUP, OutboxConsumer
 from app.store.tables import TableStore
@@ -123,7 +122,7 @@ async def main() -> None:
         live = SimpleNamespace(store=store, outbox=consumer, redis=redis, keys=keys)
         metrics = Metrics()
         scrape = await timed(redis, args.runs, lambda: metrics.refresh(live))
-        chips = await timed(redis, args.runs, lambda: table_money.stacks_in_redis(store))
+        chips = await timed(redis, args.runs, lambda: chips.stacks_in_redis(store))
         backlog = await timed(redis, args.runs, consumer.totals)
         info = await redis.info("memory")
         print(f"buckets {BUCKETS}, Redis memory {info['used_memory'] / 2**20:.0f} MB")
@@ -133,7 +132,7 @@ async def main() -> None:
             ("audit: backlog", backlog),
         ):
             print(f"{name:16} {s * 1000:8.1f} ms  {n:7d} commands")
-        print("checks:", await table_money.stacks_in_redis(store), await consumer.totals())
+        print("checks:", await chips.stacks_in_redis(store), await consumer.totals())
         await store.close()
     finally:
         await redis.aclose()

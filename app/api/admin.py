@@ -103,7 +103,7 @@ class Adjust(Why):
 
 
 def actions(live: Any) -> P.PlayerActions:
-    return P.PlayerActions(live.db, live.sessions, live.lobby)
+    return P.PlayerActions(live.db, live.sessions, live.tables)
 
 
 @router.get("/players", response_model=PlayerPage)
@@ -153,7 +153,7 @@ async def adjust_chips(pid: PlayerId, body: Adjust, admin: Admin, live: Live) ->
 @router.get("/tables", response_model=TableList)
 async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
     """Every live table, newest first: private ones and those nobody is at too."""
-    return await live.lobby.all_tables(page=page, per_page=per_page)
+    return await live.tables.all_tables(page=page, per_page=per_page)
 
 
 @router.get("/tables/{tid}", response_model=TableState)

@@ -33,7 +33,7 @@ from app.services.accounts import AccountError
 from app.services.admin_players import AdminError
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Banned, Identity
-from app.services.table_errors import TableError
+from app.services.table.errors import TableError
 from app.store.outage import REDIS_DOWN
 
 

@@ -22,7 +22,7 @@ PAGE_MAX = 10_000  # with at most 200 a page, an offset far inside 64 bits
 # Unicode's control characters (category Cc): C0, DEL and C1. Tabs and newlines included: no
 # field of the API is more than one line.
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-# Table and match ids in URLs: secrets.token_urlsafe's alphabet (app/services/lobby.py and
+# Table and match ids in URLs: secrets.token_urlsafe's alphabet (app/services/table/seating.py and
 # app/services/history.py make them; the older hex table ids fit it too).
 PUBLIC_ID = r"^[A-Za-z0-9_-]{1,40}$"
 

@@ -1,7 +1,7 @@
 """The lobby: list, create, look at, sit at, leave and fill tables; quick join; rematch; a
 private table by its join code; the player's own tables.
 
-Each route parses, calls one ``Lobby`` function and answers; refusals are TableError
+Each route parses, calls one ``Tables`` function and answers; refusals are TableError
 (404 unknown table or seat, 409 a seat taken or not yours, 422 bad options naming the field).
 Creating a table, sitting and quick join are rate limited per player and address (429).
 """
@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.services.lobby_index import Sort
-from app.services.table_doc import TableStatus
+from app.services.table.doc import TableStatus
+from app.services.table.lobby_index import Sort
 
 from .bodies import JsonRoute
 from .deps import Live, MaybePlayer, Player, answers
@@ -137,7 +137,7 @@ async def list_tables(
 ) -> dict:
     """Public tables someone is at; filter by game, stake and an open seat, sorted (newest,
     stake low or high, most open seats; the newest first among equals)."""
-    return await live.lobby.list_tables(
+    return await live.tables.list_tables(
         game=game, stake=stake, open_seats=open, sort=sort, page=page, per_page=per_page
     )
 
@@ -145,14 +145,14 @@ async def list_tables(
 @router.get("/players/me/tables", response_model=MyTables)
 async def my_tables(live: Live, player: Player) -> dict:
     """The tables the player sits at, private ones too, newest first."""
-    return {"items": await live.lobby.mine(player)}
+    return {"items": await live.tables.mine(player)}
 
 
 @router.get("/codes/{code}", response_model=TableOut, dependencies=[by_player("join_code")])
 async def table_of_code(code: Annotated[Text, Path(max_length=40)], live: Live) -> dict:
     """The private table a join code names (any case; spaces and dashes are ignored); signed
     in and rate limited, so codes cannot be guessed one after another."""
-    return await live.lobby.by_code(code)
+    return await live.tables.by_code(code)
 
 
 @router.post(
@@ -160,7 +160,7 @@ async def table_of_code(code: Annotated[Text, Path(max_length=40)], live: Live) 
 )
 async def create_table(body: NewTable, live: Live, player: Player) -> dict:
     """A new table; its game's rules validate the options (422 names the field)."""
-    return await live.lobby.create(
+    return await live.tables.create(
         body.game,
         body.seats,
         body.options,
@@ -175,7 +175,7 @@ async def create_table(body: NewTable, live: Live, player: Player) -> dict:
 @router.get("/tables/{tid}", response_model=TableOut)
 async def get_table(tid: TableId, live: Live, player: MaybePlayer) -> dict:
     """The table; a private table's ``code`` only for a player seated there."""
-    return await live.lobby.get(tid, player["id"] if player else None)
+    return await live.tables.get(tid, player["id"] if player else None)
 
 
 @router.post("/tables/{tid}/seats/{n}", response_model=TableOut, dependencies=[by_player("sit")])
@@ -183,29 +183,29 @@ async def sit(
     tid: TableId, n: Seat, live: Live, player: Player, body: SitBody | None = None
 ) -> dict:
     """Take seat ``n``; the match (round) starts by itself once the table is ready."""
-    return await live.lobby.sit(player, tid, n, body.buy_in if body else None)
+    return await live.tables.sit(player, tid, n, body.buy_in if body else None)
 
 
 @router.delete("/tables/{tid}/seats/{n}", response_model=TableOut)
 async def leave(tid: TableId, n: Seat, live: Live, player: Player) -> dict:
     """Leave seat ``n``; during a match the bot plays it to the end, then it is freed."""
-    return await live.lobby.leave(player, tid, n)
+    return await live.tables.leave(player, tid, n)
 
 
 @router.post("/tables/{tid}/bots", response_model=TableOut)
 async def add_bots(tid: TableId, live: Live, player: Player) -> dict:
     """Give every empty seat a bot: a player seated at the table, or an operator (403
     ``not_at_table``)."""
-    return await live.lobby.add_bots(player, tid)
+    return await live.tables.add_bots(player, tid)
 
 
 @router.post("/tables/{tid}/rematch", response_model=TableOut)
 async def rematch(tid: TableId, live: Live, player: Player) -> dict:
     """Say yes to another match once this one is over (all seated humans must)."""
-    return await live.lobby.rematch(player, tid)
+    return await live.tables.rematch(player, tid)
 
 
 @router.post("/quick-join", response_model=Joined, dependencies=[by_player("quick_join")])
 async def quick_join(body: QuickJoin, live: Live, player: Player) -> dict:
     """An open seat at a table with people, else a new table filled with bots."""
-    return await live.lobby.quick_join(player, body.game)
+    return await live.tables.quick_join(player, body.game)

@@ -239,7 +239,7 @@ class Move(Base):
 
 class BuyIn(Base):
     """A buy-in between the wallet's debit and the seat (DESIGN.md "Money"): written with the
-    debit, then ``seated`` or ``refunded`` exactly once (app/services/buy_ins.py)."""
+    debit, then ``seated`` or ``refunded`` exactly once (app/services/table/buy_ins.py)."""
 
     __tablename__ = "buy_in"
     __table_args__ = (Index("ix_buy_in_pending", "status", "created_at"),)

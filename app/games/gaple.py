@@ -102,7 +102,8 @@ class State:
     result: dict[str, Any] | None
     # Derived from ``hands`` (not dumped, not compared) for the hot path: each hand as a mask and
     # the union of all hands, kept up to date by every move instead of rebuilt from the tuples.
-    # The leading underscore keeps them out of orjson's dump of the state too (table_doc.seal).
+    # The leading underscore keeps them out of orjson's dump of the state too
+    # (app/services/table/doc.py seal).
     _masks: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
     _held: int = dataclasses.field(init=False, repr=False, compare=False)
 

@@ -6,7 +6,7 @@ Decisions where the brief is silent:
   open socket is refused, app/services/sessions.py), and every later request, refresh or login
   is answered 403 ``banned``. Refresh sessions are kept, so an unbanned player is signed in
   again by the next refresh.
-- A banned player's seats are given up as if they had left (``Lobby.leave``): during a match
+- A banned player's seats are given up as if they had left (``Tables.leave``): during a match
   the bot plays the seat to its end, then the seat is freed and its stack cashed out to the
   wallet. Their chips stay theirs.
 - A chip adjustment is one ledger transaction of kind ``adjust`` between the house and the
@@ -27,7 +27,7 @@ from app.db import ledger
 from app.db.ledger import HOUSE, Leg, wallet_account
 from app.db.models import LedgerEntry, Player, Wallet
 from app.services import admin_log, money
-from app.services import table_doc as D
+from app.services.table import doc as D
 
 ROLES = ("player", "admin")
 
@@ -133,11 +133,11 @@ async def ledger_page(db: money.Sessions, pid: int, *, page: int, per_page: int)
 
 
 class PlayerActions:
-    """Bans and chip adjustments: the database, the sessions (epoch, sockets) and the lobby
+    """Bans and chip adjustments: the database, the sessions (epoch, sockets) and the tables
     (a banned player's seats)."""
 
-    def __init__(self, db: money.Sessions, sessions: Any, lobby: Any):
-        self.db, self.sessions, self.lobby = db, sessions, lobby
+    def __init__(self, db: money.Sessions, sessions: Any, tables: Any):
+        self.db, self.sessions, self.tables = db, sessions, tables
 
     async def ban(self, admin_id: int, pid: int, reason: str) -> dict[str, Any]:
         if pid == admin_id:
@@ -183,11 +183,11 @@ class PlayerActions:
     async def _leave_tables(self, pid: int) -> list[dict[str, Any]]:
         """Give up every seat of the player on the live tables (see the module's decisions)."""
         left = []
-        store = self.lobby.store
+        store = self.tables.store
         for snap in await store.load_many(await store.live_tables()):
             n = D.seat_of(snap.doc, pid)
             if n is not None and snap.doc["status"] != D.TableStatus.CLOSED:
-                await self.lobby.leave({"id": pid}, snap.tid, n)
+                await self.tables.leave({"id": pid}, snap.tid, n)
                 left.append({"table": snap.tid, "seat": n})
         return left
 

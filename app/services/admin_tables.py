@@ -2,19 +2,21 @@
 (README "The operators' console").
 
 Decision: an operator may close a table at any time, also mid-match. Closing goes through the
-table's one write path with the lobby's own closing (``table_doc.close``): every seat is freed,
-so each player's stack is cashed out to their wallet and each bot's goes back to the house,
-through the outbox like any other cash-out. A round in play is abandoned: the chips already
-paid in it (Lewat) stay paid, the round is not settled and no record of it is written.
+table's one write path with the lobby's own closing (app/services/table/doc.py ``close``):
+every seat is freed, so each player's stack is cashed out to their wallet and each bot's goes
+back to the house, through the outbox like any other cash-out. A round in play is abandoned:
+the chips already paid in it (Lewat) stay paid, the round is not settled and no record of it is
+written.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.services import admin_log, money, table_money
-from app.services import table_doc as D
+from app.services import admin_log, money
 from app.services.admin_players import AdminError
+from app.services.table import chips
+from app.services.table import doc as D
 from app.store.outbox import DeadLetters
 from app.store.tables import Snapshot
 
@@ -72,7 +74,7 @@ async def money_report(live: Any) -> dict[str, Any]:
     with money.reachable("the audit cannot be read"):
         report = await money.audit(live.db)
     report["outbox_backlog"] = backlog = (await live.outbox.totals())[0]
-    report["stacks_in_redis"] = in_redis = await table_money.stacks_in_redis(live.store)
+    report["stacks_in_redis"] = in_redis = await chips.stacks_in_redis(live.store)
     if backlog == 0:
         report["ok"] = report["ok"] and in_redis == report["stacks_in_play"]
     return report

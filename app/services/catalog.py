@@ -3,7 +3,7 @@
 Each ruleset's descriptor (app/games/base.py) says its seats and options; the table adds its own
 options, the turn clock (docs/rules.md O-3) and, at chips tables only (``chips``), the start
 countdown (O-5), so the client builds its whole create form from this. ``buy_in`` gives the
-bounds of a buy-in in stakes (app/services/stakes.py), for the client's sit dialog.
+bounds of a buy-in in stakes (app/services/table/stakes.py), for the client's sit dialog.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ day even when it commits after midnight. Callers pass ``now``; tests choose it.
   past the cap.
 - Refill (key ``refill:<player>:<YYYY-MM-DD>:<n>``, claim seq n from 1): only while the wallet
   plus the chips on tables is below the smallest buy-in any table allows (its lowest stake's
-  minimum buy-in, app/services/stakes.py), at most
+  minimum buy-in, app/services/table/stakes.py), at most
   ``refills_per_day`` times a day.
 
 Decision: the chips on tables are the live truth. While a player sits, the table document in
@@ -43,8 +43,8 @@ from app.db.ledger import HOUSE, Leg, wallet_account
 from app.db.models import ChipClaim, LedgerEntry, Wallet
 from app.services import money
 from app.services.catalog import lowest_stake
-from app.services.stakes import buy_in_limits
-from app.services.table_doc import seat_of
+from app.services.table.doc import seat_of
+from app.services.table.stakes import buy_in_limits
 
 JAKARTA = ZoneInfo("Asia/Jakarta")
 

@@ -29,7 +29,7 @@ from app.games.errors import GameError
 from app.games.registry import get_ruleset
 from app.services.history import match_seats, readable_match
 from app.services.money import iso
-from app.services.table_errors import TableError
+from app.services.table.errors import TableError
 
 
 def encoded(replay: dict[str, Any], compress: bool) -> bytes:
@@ -112,7 +112,7 @@ async def match_replay(
         "finished_at": iso(match.finished_at),
         "seat": mine,
         "players": [
-            # bots named as the table names them (services/lobby.py)
+            # bots named as the table names them (app/services/table/seating.py)
             {"seat": s.seat, "name": name or f"Bot {s.seat + 1}", "bot": s.player_id is None}
             for s, name in seats
         ],

@@ -9,7 +9,7 @@ Every function takes an ``async_sessionmaker`` and runs one database transaction
   (``buy_in`` row) in the same transaction; only after it commits does the caller take the seat
   in Redis. :func:`settle_buy_in` then marks it seated, or refunds it (``refund:<buy-in key>``),
   exactly once: the caller does it when it knows the outcome, and the reconciler
-  (app/services/buy_ins.py) for a buy-in left pending by a crash or a lost connection.
+  (app/services/table/buy_ins.py) for a buy-in left pending by a crash or a lost connection.
 - :func:`cash_out` returns a stack to the wallet. Tables normally do this through the outbox (an
   entry of kind ``cash_out`` written by the same compare-and-set that frees the seat), so the
   cash-out lands after every payment of that stack and survives a database outage.

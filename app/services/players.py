@@ -23,7 +23,7 @@ NAME_EXTRA = " _-.'"
 # Letters of other scripts drawn like the Latin ones of "bot" (after casefolding); NFKC
 # already folds the fullwidth and mathematical ones (Ｂｏｔ, 𝐁𝐨𝐭).
 LOOK_ALIKE = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": "o", "т": "t", "τ": "t"})
-BOT_LIKE = re.compile(r"b[o0]t(\d|$)")  # bots are "Bot 1", "Bot 2", ... (services/lobby.py)
+BOT_LIKE = re.compile(r"b[o0]t(\d|$)")  # bots are "Bot 1", "Bot 2", ... (services/table/seating.py)
 
 
 class BadName(ValueError):

@@ -1,7 +1,7 @@
 """The outbox's database side: a batch of entries written in one transaction.
 
 The consumer (app/store/outbox.py) knows only Redis; it is given ``RecordWriter`` as its
-``write``, which applies the entries with ``results.apply_entries`` and maps an unreachable
+``write``, which applies the entries with ``records_write.apply_entries`` and maps an unreachable
 database to ``DatabaseUnavailable`` (the entries stay pending and are retried).
 """
 
@@ -17,7 +17,7 @@ from app.db import ledger
 from app.store.connection import Client
 from app.store.outbox import DatabaseUnavailable, Fault, OutboxConsumer
 
-from . import results
+from . import records_write
 
 TRANSIENT = (
     sa_exc.OperationalError,
@@ -36,7 +36,7 @@ class RecordWriter:
         transaction not yet committed)."""
         self.sessions = sessions
         self.fault = fault
-        self.ids: dict[tuple, int] = {}  # committed match / round ids (results._row_id)
+        self.ids: dict[tuple, int] = {}  # committed match / round ids (records_write._known)
 
     async def __call__(self, entries: list[dict[str, Any]]) -> list[bool]:
         """Apply the entries in one transaction; per entry, False when it was written before."""
@@ -46,7 +46,7 @@ class RecordWriter:
                 ledger.defer_inserts(session)  # the batch's rows go in one statement per table
                 fault = self.fault
                 after = (lambda entry: fault("write", entry)) if fault else None
-                written = await results.apply_entries(session, entries, after)
+                written = await records_write.apply_entries(session, entries, after)
                 await ledger.flush_inserts(session)
         except TRANSIENT as err:
             raise DatabaseUnavailable(f"database unavailable: {err}") from err

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import ChipClaim, Player, PlayerStat
 from app.games.registry import available
 from app.services.stats_write import ALL_TIME, JAKARTA, week_begins_at, week_start
-from app.services.table_errors import TableError
+from app.services.table.errors import TableError
 
 Sessions = async_sessionmaker[AsyncSession]
 Period = Literal["week", "all"]

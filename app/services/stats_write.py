@@ -1,6 +1,6 @@
 """The players' running totals (table ``player_stat``), kept by the records writer.
 
-Each finished match is added, in the transaction that stores it (app/services/results.py), to
+Each finished match is added, in the transaction that stores it (app/services/records_write.py), to
 two rows per human seat: the player's all-time row for the game and the row of the week the
 match finished in. Bots have no player id and get no rows. What a match adds:
 

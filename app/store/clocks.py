@@ -9,9 +9,10 @@ path; the version check there makes the timeout apply at most once even if a lea
 the lease makes sure it is retried if the winner died.
 
 The entry is a hint, the table's document is the truth: the claimant acts on the document's own
-clock (and the idle/close chores, table_doc.chores_at) and puts an early entry back to it. Every
-``repair_every`` seconds each sweeper also re-arms, from each live table's own ``at``, entries
-that are missing or later than it (``ZADD LT``: a repair never postpones anything).
+clock (and the idle/close chores, app/services/table/doc.py chores_at) and puts an early entry
+back to it. Every ``repair_every`` seconds each sweeper also re-arms, from each live table's
+own ``at``, entries that are missing or later than it (``ZADD LT``: a repair never postpones
+anything).
 
 Each Redis node's buckets are swept on their own, side by side (``node_groups``; one group on
 one server): a node that is away (``REDIS_DOWN``: down, cut, failing over, or a table's change

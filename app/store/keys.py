@@ -142,7 +142,7 @@ class Keys:
         return f"{self.prefix}outbox:oldest:{tag(bucket)}"
 
     def lobby(self, bucket: int, facet: str) -> str:
-        """Sorted set: the listed tables of one lobby facet (app/services/lobby_index.py names
+        """Sorted set: the listed tables of one lobby facet (app/services/table/lobby_index.py names
         them: a game, a stake, open seats...) -> their creation time (ms)."""
         return f"{self.prefix}lobby:{tag(bucket)}:{facet}"
 

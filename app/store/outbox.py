@@ -3,7 +3,7 @@
 Writing side (live tables): the compare-and-set script of a move XADDs each entry to the table's
 own stream ``<prefix>t:{<table_id>}:outbox`` (``Keys.outbox``: same hash tag as the table's other
 keys, so the move and its entries are one atomic step) as ``XADD <stream> * e <json>``. The
-entries are built by ``app.services.results.outbox_entries`` / ``cash_out_entry``. Every entry is
+entries are built by ``app.services.table.outbox.change_entries`` (typed there). Every entry is
 a JSON object:
 
     common: kind, key (unique idempotency key), table, at (ISO time); per match entries also
@@ -26,7 +26,7 @@ backstop. The stream of a closed table (or one whose keys expired) is deleted an
 it is empty (under WATCH, so an entry added meanwhile is never lost).
 The entries of one read (one XREADGROUP or XAUTOCLAIM reply) are written in ONE database
 transaction (the ``write`` it is given: app/services/records.py, which calls
-``results.apply_entries``, in stream order), committed, and only then
+``records_write.apply_entries``, in stream order), committed, and only then
 XACKed and XDELed together. A consumer that dies between reading and committing, or between
 committing and acknowledging, leaves the entries pending; after ``min_idle_ms`` any consumer
 takes them over with XAUTOCLAIM and writes them again, which changes nothing where they were

@@ -3,9 +3,9 @@ of private tables. Each is one key of its own (no hash tag shared with a table),
 the same on Redis Cluster; neither interprets a table.
 
 - ``player:<id>:tables`` is a superset of where the player sits: a table is added before the
-  seat is taken, and the reader (services/lobby.py ``mine``) drops those the player no longer
-  sits at. So a crash between the two steps can leave an extra entry, never a missing one, and
-  "my tables" reads the player's own few tables instead of scanning every live table.
+  seat is taken, and the reader (services/table/listing.py ``mine``) drops those the player no
+  longer sits at. So a crash between the two steps can leave an extra entry, never a missing
+  one, and "my tables" reads the player's own few tables instead of scanning every live table.
 - ``code:<CODE>`` names the table of a private table's join code, written once with ``NX`` so
   two tables never share a code.
 """

@@ -61,7 +61,7 @@ LOG_TTL = 7 * 24 * 3600  # an action log outlives its match by far (records are 
 class Snapshot:
     tid: str
     v: int
-    doc: Any  # the table document (app/services/table_doc.py TableDoc), never interpreted here
+    doc: Any  # the table document (app/services/table/doc.py TableDoc), never interpreted here
     memo: dict[str, Any] = dataclasses.field(default_factory=dict)  # per-process derived data
 
 
@@ -360,11 +360,11 @@ class TableStore:
         pair, not the id alone: ids are the clients' own, and another player's move that
         reused one would be dropped as a duplicate.
         ``log`` and ``outbox``: the action log's and the outbox's new entries, as JSON (the
-        caller keeps the same lines with its snapshot, app/services/table_write.py).
+        caller keeps the same lines with its snapshot, app/services/table/write.py).
         ``live``: "" leaves the registry alone, "+<created ms>" adds the table (creation), "-"
         removes it (closing; ``expire`` then sets the keys' TTL).
         ``lobby``: (facets the table leaves, (facet, score) of those it joins or moves in): the
-        lobby index, written by the same script (app/services/lobby_index.py names them).
+        lobby index, written by the same script (app/services/table/lobby_index.py names them).
         ``chips``: the chips on the document's seats, kept beside it (the hash's ``chips``) so
         the audit sums them without reading any document (``chips_at_tables``); None drops the
         field, and the audit reads that table's document instead."""

@@ -57,7 +57,7 @@ from app.services import money
 from app.services.clients import client_address
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Identity
-from app.services.table_errors import error_reply
+from app.services.table.errors import error_reply
 from app.store.outage import REDIS_DOWN
 from app.store.tables import NotReplicated
 
@@ -429,7 +429,7 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
             )
         else:
             try:
-                reply = await live.moves.act(tid, conn.pid, msg.cmd, msg.v, msg.action)
+                reply = await live.tables.act(tid, conn.pid, msg.cmd, msg.v, msg.action)
             except NotReplicated as e:  # written, not yet safe: resent, it is answered as first
                 reply = error_reply(msg.cmd, "redis_unavailable", str(e))
             if reply["type"] == "error":
@@ -475,7 +475,7 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
 
 async def _back(live, tid: str, conn: Conn) -> None:
     if conn.pid is not None:
-        await live.moves.back(tid, conn.pid)
+        await live.tables.back(tid, conn.pid)
 
 
 def _version(raw: str | None) -> int | None:

@@ -1,5 +1,5 @@
 // The sit dialog of a chips table: how many chips to bring. The bounds follow the stake
-// (the catalog's `buy_in`, in stakes: app/services/stakes.py) and the wallet caps them; the
+// (the catalog's `buy_in`, in stakes: app/services/table/stakes.py) and the wallet caps them; the
 // server checks the same bounds and refuses by code, so this only saves a refused request.
 
 import { h } from "./dom.js";

@@ -25,7 +25,7 @@ import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
 import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
 
-const MAX_LOG = 200; // = HISTORY in app/services/table_views.py: a reload shows the same lines
+const MAX_LOG = 200; // = HISTORY in app/services/table/views.py: a reload shows the same lines
 const MAX_CHAT = 100;
 const FLASH_MS = 2600;
 const PHONE = globalThis.matchMedia?.("(max-width: 700px)"); // as the stylesheet's phone layout

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from app.__main__ import cli
 from app.games import registry
-from app.services import results
-from app.services import table_doc as D
+from app.services.table import doc as D
+from app.services.table import outbox
 from tests.api.test_sessions import closed_with
 from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
@@ -267,7 +267,9 @@ async def _audit_ok(http, ops):
 
 async def test_a_dead_letter_is_shown_and_retried_once_written(srv):
     live = srv.live
-    entry = results.house_entry("house_stake", "t0dead", "bot:1", 40, "house_stake:t0dead:1:1")
+    entry = outbox.dumps(
+        outbox.house_entry("house_stake", "t0dead", "bot:1", 40, "house_stake:t0dead:1:1")
+    )
     stream = live.keys.outbox("t0dead")
     dead = f"{live.settings.key_prefix}outbox:dead"
     await live.redis.xadd(dead, {"stream": stream, "e": entry, "error": "OperationalError()"})

@@ -81,7 +81,7 @@ async def test_list_filters_and_pages(http):
             json={"game": game, "seats": 2 if game != "moon" else 4, "options": options},
         )
         made.append(r.json()["id"])
-        # the lobby lists tables someone is at (services/lobby.py)
+        # the lobby lists tables someone is at (services/table/listing.py)
         buy_in = {"buy_in": 10 * stake} if stake else {}  # the least a stake allows
         sat = await http.post(f"/api/tables/{made[-1]}/seats/1", headers=auth, json=buy_in)
         assert sat.status_code == 200, sat.text

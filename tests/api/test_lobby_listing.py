@@ -1,5 +1,5 @@
-"""What the lobby lists and how (services/lobby.py ``select``): filters and sorts as query
-parameters, private tables reached by a join code, abandoned tables left out, and a player's
+"""What the lobby lists and how (services/table/listing.py ``list_tables``): filters and sorts as
+query parameters, private tables reached by a join code, abandoned tables left out, and a player's
 own tables."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ async def test_tables_filter_by_stake_and_open_seats_and_sort(http):
     assert await listed(http, sort="stake_low") == [moon, ids[10], ids[20], ids[50]]
     assert await listed(http, sort="stake_high") == [ids[50], ids[20], ids[10], moon]
     # open seats: moon 3, stake 10: 3, stake 50: 2, stake 20: 1 (among equals the newest by
-    # the second, app/services/lobby_index.py: these two were made within the same second)
+    # the second, app/services/table/lobby_index.py: these two were made within the same second)
     by_seats = await listed(http, sort="open_seats")
     assert set(by_seats[:2]) == {moon, ids[10]} and by_seats[2:] == [ids[50], ids[20]]
     assert await listed(http, game="gaple", stake=50) == [ids[50]]

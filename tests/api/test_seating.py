@@ -178,26 +178,26 @@ async def test_a_creators_sit_refused_after_the_table_was_made_takes_it_away(liv
     """The wallet empties between the up-front check and the sit (another tab): the new table
     is closed at once, never left in the lobby without its creator."""
     srv = await live_server()
-    lobby = srv.live.lobby
+    tables = srv.live.tables
     async with httpx.AsyncClient(base_url=srv.url) as http:
         token, auth = await register(http, "Dua Tab")
         player = (await srv.live.sessions.authenticate(token)).player
         other = (await made(http, auth, **GAPLE4))["id"]
-        sit_first = lobby.sit
+        sit_first = tables.sit
 
         async def emptied_meanwhile(who, tid, n, buy_in):
-            lobby.sit = sit_first
+            tables.sit = sit_first
             assert (await sit(http, auth, other, 0, buy_in=1000)).status_code == 200
             return await sit_first(who, tid, n, buy_in)
 
-        lobby.sit = emptied_meanwhile
+        tables.sit = emptied_meanwhile
         try:
-            await lobby.create("gaple", 4, {}, None, creator=player)
+            await tables.create("gaple", 4, {}, None, creator=player)
         except Exception as e:  # noqa: BLE001 - the refusal is what is checked
             assert getattr(e, "code", None) == "insufficient_chips"
         else:
             raise AssertionError("the sit should have been refused")
         finally:
-            lobby.sit = sit_first
+            tables.sit = sit_first
         assert [t["id"] for t in await listed(http)] == [other]
     await audit_ok(srv)

@@ -87,7 +87,7 @@ def check_state(rs, state, n_seats: int, full_set: list) -> None:
     assert sorted(rs.all_tiles(state)) == full_set, "tiles not conserved"
     dumped = orjson.dumps(rs.dump(state))
     assert rs.load(orjson.loads(dumped)) == state, "load(dump(s)) != s"
-    # a live table's document holds orjson's own dump of the state (table_doc.seal)
+    # a live table's document holds orjson's own dump of the state (app/services/table/doc.py seal)
     assert orjson.dumps(state) == dumped, "orjson's dump of the state is not the codec's"
     for viewer in (None, *range(n_seats)):
         view = rs.view(state, viewer)

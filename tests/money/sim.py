@@ -9,7 +9,8 @@ import random
 import uuid
 
 from app.games.gaple import RULESET as GAPLE
-from app.services import money, results
+from app.services import money
+from app.services.table import outbox
 from app.store.keys import Keys, bucket_of
 from app.store.outbox import FIELD, OutboxConsumer
 
@@ -34,13 +35,13 @@ class SimTable:
     async def open(self) -> None:
         await self.redis.sadd(Keys(self.prefix).outboxes(bucket_of(self.tid)), self.tid)
 
-    async def _commit(self, entries: list[str]) -> None:
+    async def _commit(self, entries: list[outbox.Entry]) -> None:
         """One atomic table change: the new version and its outbox entries."""
         self.version += 1
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(Keys(self.prefix).base(self.tid) + ":v", self.version)
             for e in entries:
-                pipe.xadd(self.stream, {FIELD: e})
+                pipe.xadd(self.stream, {FIELD: outbox.dumps(e)})
             await pipe.execute()
 
     async def sit(self, seat: int, player_id: int, amount: int) -> None:
@@ -61,7 +62,7 @@ class SimTable:
         pid, amount = self.players[seat], self.stacks[seat]
         self.cashed[pid] = self.cashed.get(pid, 0) + amount
         await self._commit(
-            [results.cash_out_entry(self.tid, seat, pid, amount, self.sit_version[seat])]
+            [outbox.cash_out_entry(self.tid, seat, pid, amount, self.sit_version[seat])]
         )
         self.players[seat], self.stacks[seat] = None, 0
 
@@ -69,7 +70,7 @@ class SimTable:
         """One Gaple round (a match, G-12) with random legal moves; returns the final result."""
         self.match_no += 1
         options = {"stake": self.stake, "field": field, "stacks": list(self.stacks)}
-        ctx = results.MatchContext(
+        ctx = outbox.MatchContext(
             self.tid, self.match_no, "gaple", seed, options, list(self.players), started_at=None
         )
         state = GAPLE.new_state(options, 4, seed)
@@ -79,7 +80,7 @@ class SimTable:
             step = GAPLE.apply(state, seat, action)
             v = self.version + 1
             log.append({"seat": seat, "v": v, "action": action.to_json()})
-            entries = results.outbox_entries(ctx, v, step, log)
+            entries = outbox.step_entries(ctx, v, step, log)
             await self._commit(entries)
             self.events.extend((v, e) for e in step.events)
             state = step.state

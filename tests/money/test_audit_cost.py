@@ -12,10 +12,11 @@ from redis.asyncio import Redis
 from app.config import Settings
 from app.games.gaple import RULESET as GAPLE
 from app.metrics import Metrics
-from app.services import admin_tables, table_money
-from app.services import table_doc as D
+from app.services import admin_tables
 from app.services.records import outbox_consumer
-from app.services.table_write import TableWriter, now_ms
+from app.services.table import chips
+from app.services.table import doc as D
+from app.services.table.write import TableWriter, now_ms
 from app.store.keys import Keys
 from app.store.tables import Snapshot, TableStore
 from tests.monitor import monitored
@@ -73,7 +74,7 @@ async def test_the_audit_sends_the_same_commands_for_5_and_30_tables_and_balance
         # is read, that one only.
         doc = {"seats": [None, D.make_seat(7, "P", bot=False, stack=40, sit=1)]}
         assert (await store.cas("old", 0, doc, events=[], live="+1")).status == "ok"
-        counted, _ = await monitored(spare_redis, lambda: table_money.stacks_in_redis(store))
+        counted, _ = await monitored(spare_redis, lambda: chips.stacks_in_redis(store))
         assert counted == report["stacks_in_redis"] + 40
     finally:
         await store.close()

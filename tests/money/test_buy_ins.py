@@ -22,7 +22,7 @@ from sqlalchemy import select
 from app.db.models import BuyIn, LedgerTxn
 from app.db.session import make_sessionmaker
 from app.services import money
-from app.services import table_doc as D
+from app.services.table import doc as D
 from tests.db import fixtures
 from tests.ops.test_scale_out import Server
 from tests.ws.client import register

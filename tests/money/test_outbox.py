@@ -17,7 +17,7 @@ from sqlalchemy import event, func, select
 
 from app.db.models import Bet, LedgerEntry, LedgerTxn, LewatPayment, Match, Move, Round
 from app.db.session import make_engine, make_sessionmaker
-from app.services import money, results
+from app.services import money, records_write
 from app.services.records import outbox_consumer
 from app.store.keys import Keys, bucket_of
 from app.store.outbox import GROUP, DatabaseUnavailable
@@ -228,7 +228,7 @@ async def test_a_batch_with_an_entry_written_before_and_a_malformed_one_writes_t
         await table.play_round(seed, "bet")
     entries = [fields["e"] for _, fields in await redis.xrange(table.stream)]
     async with sessions.begin() as s:  # committed before, never acknowledged (a crash)
-        assert await results.apply_entries(s, [orjson.loads(entries[1])]) == [True]
+        assert await records_write.apply_entries(s, [orjson.loads(entries[1])]) == [True]
     consumer = outbox_consumer(redis, sessions, prefix=prefix, count=1000)
     batches = []
     write = consumer._write
@@ -262,7 +262,7 @@ async def test_good_entries_of_many_streams_are_written_in_one_transaction(redis
 async def test_a_batch_costs_a_few_statements_however_many_rounds_it_holds(
     redis, sessions, engine, prefix
 ):
-    """A batch is a statement or two per kind of row, not per entry (results.apply_entries):
+    """A batch is a statement or two per kind of row, not per entry (records_write.apply_entries):
     the match and round ids, every Lewat payment and settlement, the claims of its rounds and
     matches (a Gaple round is a match, G-12: the unwritten rows locked, then one UPDATE run for
     them all), the rows nothing refers to and the players' totals."""

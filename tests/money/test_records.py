@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 
 from app.db.models import Match, MatchSeat, Move, Round
 from app.games.registry import available, get_ruleset
-from app.services import replay, results
+from app.services import replay
 from app.services.records import outbox_consumer
+from app.services.table import outbox
 from app.store.keys import Keys, bucket_of
 from app.store.outbox import FIELD
 from tests.money.sim import drain
@@ -26,7 +27,7 @@ async def test_a_finished_match_of_every_game_is_stored_and_replays(redis, sessi
     rs, tid, seed = get_ruleset(game), "T" + uuid.uuid4().hex[:8], 4242
     n = seats_for(rs)
     options = {"stacks": [1000] * n} if game == "gaple" else {}
-    ctx = results.MatchContext(tid, 1, game, seed, options, [None] * n)
+    ctx = outbox.MatchContext(tid, 1, game, seed, options, [None] * n)
     state, rng, log, v = rs.new_state(options, n, seed), random.Random(seed), [], 0
     rounds = 0
     while (seat := rs.to_act(state)) is not None:
@@ -35,8 +36,8 @@ async def test_a_finished_match_of_every_game_is_stored_and_replays(redis, sessi
         v += 1
         log.append({"seat": seat, "v": v, "action": action.to_json()})
         rounds += sum(e["type"] == "round_over" for e in step.events)
-        for entry in results.outbox_entries(ctx, v, step, log):
-            await redis.xadd(Keys(prefix).outbox(tid), {FIELD: entry})
+        for entry in outbox.step_entries(ctx, v, step, log):
+            await redis.xadd(Keys(prefix).outbox(tid), {FIELD: outbox.dumps(entry)})
         state = step.state
     await redis.sadd(Keys(prefix).outboxes(bucket_of(tid)), tid)
     await drain(outbox_consumer(redis, sessions, prefix=prefix))

@@ -6,7 +6,7 @@ import uuid
 
 import httpx
 
-from app.services import table_doc as D
+from app.services.table import doc as D
 from tests.ws.client import register
 
 
@@ -31,7 +31,7 @@ async def table_with(
     buy_in: int | None = None,
     seats: int | None = None,
 ) -> str:
-    tables = srv.live.lobby
+    tables = srv.live.tables
     made = await tables.create(game, seats or len(players), options or {}, turn_seconds)
     for n, p in enumerate(players):
         await tables.sit(p, made["id"], n, buy_in)
@@ -53,4 +53,4 @@ async def play_turn(srv, tid: str, pick=lambda legal: legal[0]) -> dict | None:
     view = srv.live.views.view(snap, n)
     assert view["seat"] == D.game_seat(doc, n)
     cmd = uuid.uuid4().hex
-    return await srv.live.moves.act(tid, seat["player"], cmd, snap.v, pick(view["legal"]))
+    return await srv.live.tables.act(tid, seat["player"], cmd, snap.v, pick(view["legal"]))

@@ -12,7 +12,7 @@ import uuid
 
 from app.config import Settings
 from app.games import registry
-from app.services import table_doc as D
+from app.services.table import doc as D
 from tests.services.helpers import humans, table_with
 
 READY = {"kind": "ready"}
@@ -20,7 +20,7 @@ READY = {"kind": "ready"}
 
 async def act(srv, tid: str, pid, action: dict, v: int | None = None) -> dict:
     snap = await srv.live.store.load(tid)
-    return await srv.live.moves.act(tid, pid, uuid.uuid4().hex, snap.v if v is None else v, action)
+    return await srv.live.tables.act(tid, pid, uuid.uuid4().hex, snap.v if v is None else v, action)
 
 
 async def play_round(srv, tid: str, players: dict) -> None:
@@ -83,7 +83,7 @@ async def test_o6_g12_a_chips_round_is_dealt_at_the_pause_end_or_when_all_are_re
     assert snap.doc["status"] == "over" and snap.doc["match_no"] == 1
     assert snap.doc["clock"]["at"] == snap.doc["pause"]["until"]
     # someone sitting down during the pause does not cut it short (it used to deal at once)
-    await srv.live.lobby.sit(c, tid, 2, None)
+    await srv.live.tables.sit(c, tid, 2, None)
     snap = await srv.live.store.load(tid)
     assert snap.doc["status"] == "over" and snap.doc["pause"]["ready"] == []
     for p in (a, b):

@@ -70,12 +70,12 @@ async def test_o3_acting_again_brings_an_away_player_back(live_server):
     )
     (a, _), (b, _) = await humans(one, 2)
     tid = await table_with(one, "moon", [a, b], seats=4, bots=True, turn_seconds=1)
-    store, moves = one.live.store, one.live.moves
+    store, tables = one.live.store, one.live.tables
     deadline = time.monotonic() + 10
     while not any(s and s["away"] for s in (await store.load(tid)).doc["seats"]):
         assert time.monotonic() < deadline
         await asyncio.sleep(0.05)
     doc = (await store.load(tid)).doc
     away = next(n for n, s in enumerate(doc["seats"]) if s and s["away"])
-    await moves.back(tid, doc["seats"][away]["player"])
+    await tables.back(tid, doc["seats"][away]["player"])
     assert not (await store.load(tid)).doc["seats"][away]["away"]

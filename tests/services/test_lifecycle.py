@@ -11,7 +11,7 @@ import httpx
 import orjson
 
 from app.games.registry import get_ruleset
-from app.services import table_doc as D
+from app.services.table import doc as D
 from app.store.keys import bucket_of
 from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
@@ -88,7 +88,7 @@ async def _sweep_both(one, two) -> list:
     only the compare-and-set's version check stands between them)."""
     runs = [s.live.sweeper.sweep() for s in (one, two, one, two)]
     tids = await one.live.store.live_tables()
-    runs += [s.live.moves.run_clock(t, claimed=True) for t in tids for s in (one, two)]
+    runs += [s.live.tables.run_clock(t, claimed=True) for t in tids for s in (one, two)]
     return [int(r) for r in await asyncio.gather(*runs)]
 
 
@@ -205,14 +205,14 @@ def test_o3_an_away_player_is_freed_when_the_round_ends():
 
 async def test_a_table_nobody_ever_sat_at_closes(live_server):
     srv = await live_server(empty_table_seconds=0.2, sweep_interval=0.01)
-    made = await srv.live.lobby.create("moon", 4, {}, None)
+    made = await srv.live.tables.create("moon", 4, {}, None)
     assert (
         await srv.live.redis.zscore(srv.live.keys.clocks(bucket_of(made["id"])), made["id"])
         is not None
     )
     await until(lambda: _status(srv, made["id"], "closed"))
     assert (
-        await srv.live.lobby.list_tables(
+        await srv.live.tables.list_tables(
             game=None, stake=None, open_seats=False, page=1, per_page=20
         )
     )["total"] == 0

@@ -1,4 +1,4 @@
-"""The lobby reads its index (app/services/lobby_index.py), never every table: a page loads
+"""The lobby reads its index (app/services/table/lobby_index.py), never every table: a page loads
 the documents of that page only, whatever the number of live tables, and answers exactly what
 filtering and sorting every table would (public tables someone is at, README "The lobby's
 list")."""
@@ -12,8 +12,8 @@ import time
 import pytest
 
 from app.games import registry
-from app.services import lobby_index
-from app.services import table_doc as D
+from app.services.table import doc as D
+from app.services.table import lobby_index
 from tests.services.helpers import humans
 
 N_TABLES = 5000
@@ -36,17 +36,17 @@ def _kind(i: int) -> tuple[str, int, dict]:
 
 async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_server):
     srv = await live_server()
-    lobby, store, writer = srv.live.lobby, srv.live.store, srv.live.writer
+    tables, store, writer = srv.live.tables, srv.live.store, srv.live.writer
     made: list[dict] = []
     for start in range(0, N_TABLES, 250):
         made += await asyncio.gather(
-            *(lobby.create(*_kind(i), None) for i in range(start, min(start + 250, N_TABLES)))
+            *(tables.create(*_kind(i), None) for i in range(start, min(start + 250, N_TABLES)))
         )
     [(me, _)] = await humans(srv, 1)
     full = {t["id"] for t in made[:60:3]}  # Moon tables: seated, then filled with bots
     for tid in full:
-        await lobby.sit(me, tid, 0, None)
-        await lobby.add_bots(me, tid)
+        await tables.sit(me, tid, 0, None)
+        await tables.add_bots(me, tid)
 
     def seated(snap, v_next):  # someone sits at it (the lobby lists no table nobody is at)
         ch = writer.begin(snap)
@@ -99,14 +99,14 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
             reverse=True,
         )
         for page in (1, 3):
-            got = await lobby.list_tables(
+            got = await tables.list_tables(
                 game=game, stake=stake, open_seats=open_seats, page=page, per_page=20
             )
             want = [tid for _, tid in expected[(page - 1) * 20 : page * 20]]
             assert [t["id"] for t in got["items"]] == want, (game, stake, open_seats, page)
             assert got["total"] == len(expected)
     assert max(loaded) == 20  # the page's documents, never the 5,000
-    listed = await lobby.list_tables(game=None, stake=None, open_seats=False, page=1, per_page=100)
+    listed = await tables.list_tables(game=None, stake=None, open_seats=False, page=1, per_page=100)
     assert not (set(hidden) | nobody) & {t["id"] for t in listed["items"]}
     listable = [(tid, d) for tid, d in docs.items() if not d.get("private") and D.human_seated(d)]
     orders = {  # reversed: the newest (by the second) first among equals, then the highest id
@@ -120,7 +120,7 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
     }
     for sort, key in orders.items():
         want = [tid for tid, _ in sorted(listable, key=key, reverse=True)[40:60]]
-        got = await lobby.list_tables(
+        got = await tables.list_tables(
             game=None, stake=None, open_seats=False, sort=sort, page=3, per_page=20
         )
         assert [t["id"] for t in got["items"]] == want, sort
@@ -128,7 +128,7 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
     store.load_many = load_many
     started, reads = time.perf_counter(), 20
     for _ in range(reads):
-        await lobby.list_tables(game="gaple", stake=None, open_seats=True, page=1, per_page=20)
+        await tables.list_tables(game="gaple", stake=None, open_seats=True, page=1, per_page=20)
     page = (time.perf_counter() - started) / reads
     print(
         f"{N_TABLES} tables: a page {page * 1000:.1f} ms, reading every one {every * 1000:.0f} ms"
@@ -137,10 +137,10 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
 
 async def test_quick_join_takes_a_listed_table_never_a_private_one(live_server):
     srv = await live_server()
-    lobby, writer = srv.live.lobby, srv.live.writer
+    tables, writer = srv.live.tables, srv.live.writer
     (a, _), (b, _), (c, _) = await humans(srv, 3)
-    secret = await lobby.create("moon", 4, {}, None)
-    await lobby.sit(a, secret["id"], 0, None)
+    secret = await tables.create("moon", 4, {}, None)
+    await tables.sit(a, secret["id"], 0, None)
 
     def private(snap, v_next):
         ch = writer.begin(snap)
@@ -148,11 +148,11 @@ async def test_quick_join_takes_a_listed_table_never_a_private_one(live_server):
         return ch
 
     await writer.change(secret["id"], private)
-    joined = await lobby.quick_join(b, "moon")
+    joined = await tables.quick_join(b, "moon")
     assert joined["table"]["id"] != secret["id"]  # a new table of its own, with bots
-    open_one = await lobby.create("moon", 4, {}, None)
-    await lobby.sit(a, open_one["id"], 0, None)
-    again = await lobby.quick_join(c, "moon")
+    open_one = await tables.create("moon", 4, {}, None)
+    await tables.sit(a, open_one["id"], 0, None)
+    again = await tables.quick_join(c, "moon")
     assert again["table"]["id"] == open_one["id"] and again["seat"] == 1
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 
 from app.games import registry
-from app.services import table_doc as D
+from app.services.table import doc as D
 
 GAPLE = registry.get_ruleset("gaple")
 CROSS = registry.get_ruleset("cross")

@@ -26,7 +26,7 @@ async def test_a_move_is_one_round_trip_with_a_current_cache(live_server):
     seat = snap.doc["seats"][snap.doc["clock"]["seat"]]
     action = srv.live.views.view(snap, snap.doc["clock"]["seat"])["legal"][0]
     before = store.round_trips
-    ack = await srv.live.moves.act(tid, seat["player"], "one-trip", snap.v, action)
+    ack = await srv.live.tables.act(tid, seat["player"], "one-trip", snap.v, action)
     assert ack == {"type": "ack", "cmd": "one-trip", "v": snap.v + 1}
     assert store.round_trips - before == 1
     await watcher.close()
@@ -44,7 +44,7 @@ async def test_a_stale_cache_costs_two_round_trips_at_most(live_server):
     n = fresh.doc["clock"]["seat"]
     action = live.views.view(fresh, n)["legal"][0]
     before = store.round_trips
-    ack = await live.moves.act(tid, fresh.doc["seats"][n]["player"], "late", fresh.v, action)
+    ack = await live.tables.act(tid, fresh.doc["seats"][n]["player"], "late", fresh.v, action)
     assert ack["type"] == "ack" and store.round_trips - before == 2
 
     # a server-side change built on a stale snapshot loses the race and is retried once
@@ -89,7 +89,7 @@ async def test_leaving_mid_match_hands_the_seat_to_the_bot_then_frees_it(live_se
     srv = await live_server(seeds=lambda t, m: 7 + m)
     (a, _), (b, _) = await humans(srv, 2)
     tid = await table_with(srv, "cross", [a, b], options={"target": 30})
-    tables, store = srv.live.lobby, srv.live.store
+    tables, store = srv.live.tables, srv.live.store
     table = await tables.leave(a, tid, 0)
     assert table["seats"][0]["leaving"] and table["status"] == "playing"
     for _ in range(3000):

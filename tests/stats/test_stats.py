@@ -9,7 +9,7 @@ from sqlalchemy import event
 
 from app.db.models import ChipClaim, LedgerTxn
 from app.services import stats
-from app.services.table_errors import TableError
+from app.services.table.errors import TableError
 from tests.stats.records import gaple, match, moon_round, players, utc, write
 
 # Wednesday 2 December 2026, 12:00 in Jakarta; the week began Monday 30 November 00:00 WIB

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from app.services.table_views import HISTORY
+from app.services.table.views import HISTORY
 from tests.ws.client import (
     SeatClient,
     audit_messages,

@@ -295,5 +295,5 @@ async def test_a_version_not_in_ascii_digits_gets_a_fresh_state(live_server, sin
         ).json()["id"]
     async with websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?v={since}") as ws:
         msg = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
-        # a fresh state, with the recent events a new socket gets (table_views.HISTORY)
+        # a fresh state, with the recent events a new socket gets (table/views.py HISTORY)
         assert msg["type"] == "state" and msg["v"] == 1 and msg["events"] == [{"type": "created"}]

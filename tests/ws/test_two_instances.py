@@ -6,7 +6,7 @@ import asyncio
 
 import orjson
 
-from app.services.table_views import HISTORY
+from app.services.table.views import HISTORY
 from tests.ws.client import SeatClient, check_replay, finish, match_over, start_match
 
 FAST = {"rate_per_second": 1e4, "round_pause": 60, "event_stream_len": 100_000}

@@ -12,8 +12,8 @@ is the highest-scored entries of its buckets, merged (``TableStore.lobby_page``)
 The score is the order: the creation time (newest first), or the stake or the open seats
 first and then the creation time (``score``). What is listed (README "The lobby's list"): a
 table that is not closed, not private (``doc["private"]``: never listed, at no cost) and that
-someone is really at (``table_doc.human_seated``: bots alone, or humans who are all away or
-leaving, do not make a table worth joining; it closes by itself later, table_doc ``chores``).
+someone is really at (``doc.human_seated``: bots alone, or humans who are all away or
+leaving, do not make a table worth joining; it closes by itself later, doc.py ``chores``).
 
 The compare-and-set that changes a table moves it between facets in the same script
 (``facet_change``: the facets and scores of the document before and after), so the index is
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from . import table_doc as D
+from . import doc as D
 
 ANY = "*"
 Sort = Literal["newest", "stake_low", "stake_high", "open_seats"]

@@ -1,9 +1,11 @@
-"""From a game step to outbox entries, and from outbox entries to database rows.
+"""Outbox entries written as database rows: the records consumer's side of the outbox.
 
-``outbox_entries`` runs inside the move (pure: no I/O); the compare-and-set script XADDs the
-strings it returns to the table's outbox stream in the same atomic step as the move. The
-consumer (app/store/outbox.py) later writes a batch of them with ``apply_entries`` in a database
-transaction of its own. The entry format is documented in app/store/outbox.py.
+The entries are built by the table's write path (app/services/table/outbox.py, typed there) and
+XADDed to its outbox stream with the move; the consumer (app/store/outbox.py) reads a batch and
+its writer (app/services/records.py) writes it with ``apply_entries`` in a database transaction
+of its own. Entries arrive here as parsed JSON, so a field is read as the mapping it is, and
+one that is missing makes the entry a bad one (dead-lettered, ``BadEntry``). The entry format
+is documented in app/store/outbox.py.
 
 Every entry carries a unique idempotency ``key``; applying an entry twice changes nothing:
 - chip movements are ledger transactions keyed ``lewat:<table>:<version>``,
@@ -18,184 +20,19 @@ Every entry carries a unique idempotency ``key``; applying an entry twice change
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
-import orjson
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
 from app.db.ledger import Leg, stack_account
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
-from app.games.base import Payment, Ruleset, Step
-from app.games.registry import get_ruleset
 from app.services import stats_write
 from app.services.money import cash_out_in, mark_seated_in
 from app.store.outbox import BadEntry
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchContext:
-    """What the table knows about the match a step belongs to.
-
-    ``options`` are the options given to ``new_state`` (Gaple: including the round's starting
-    ``stacks``), so ``new_state(options, len(players), seed)`` plus the log rebuilds the match.
-    ``players``: the player id on each seat (None for an empty seat). ``private``: a private
-    table's match, readable by its players only (app/services/history.py).
-    """
-
-    table_id: str
-    match_no: int
-    game: str
-    seed: int
-    options: Mapping[str, Any]
-    players: Sequence[int | None]
-    started_at: str | None = None
-    round_no: int = 1
-    private: bool = False
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-def _dumps(entry: dict) -> str:
-    return orjson.dumps(entry).decode()
-
-
-def recorded(rs: Ruleset, step: Step) -> bool:
-    """Whether a step makes outbox entries: payments, rounds ended, or the match over. Most
-    moves make none, and their callers then build no context (and read no clock)."""
-    return bool(step.payments or step.rounds) or rs.to_act(step.state) is None
-
-
-def outbox_entries(
-    ctx: MatchContext, version: int, step: Step, log: Sequence[Mapping[str, Any]]
-) -> list[str]:
-    """The outbox entries (JSON strings) of one applied step at table version ``version``.
-
-    ``log`` is the match's action log including this step's action, one
-    ``{"seat", "v", "action"}`` per move; it is only read when the step ends the match.
-    """
-    rs = get_ruleset(ctx.game)
-    if not recorded(rs, step):
-        return []
-    outcome = rs.outcome(step.state) if rs.to_act(step.state) is None else None
-    t, m, at, players = ctx.table_id, ctx.match_no, _now(), list(ctx.players)
-    rules = getattr(step.state, "options", None)  # parsed: with the defaults filled in
-    rules = rules if isinstance(rules, Mapping) else ctx.options
-    base = {"table": t, "match": m, "game": ctx.game, "version": version, "at": at}
-    out: list[str] = []
-    for pay in step.payments:  # G-6 Lewat
-        out.append(
-            _dumps(
-                {
-                    "kind": "lewat",
-                    "key": f"lewat:{t}:{version}:{pay.payer}",
-                    **base,
-                    "round": ctx.round_no,
-                    **_parties(pay, players),
-                    "amount": pay.amount,
-                    "shortfall": pay.shortfall,
-                }
-            )
-        )
-    for rnd in step.rounds:
-        number = ctx.round_no if rnd.number is None else rnd.number
-        settlements = [
-            {**_parties(p, players), "amount": p.amount, "shortfall": p.shortfall, "pips": p.pips}
-            for p in rnd.settlements
-        ]
-        out.append(
-            _dumps(
-                {
-                    "kind": "round",
-                    "key": f"round:{t}:{m}:{number}",
-                    **base,
-                    "round": number,
-                    "players": players,
-                    "winner": rnd.winner,
-                    "ending": rnd.ending,
-                    "multiplier": rnd.multiplier,
-                    "stake": rules.get("stake"),
-                    "field": rules.get("field", "normal"),
-                    "settlements": settlements,
-                    "detail": rnd.detail,
-                }
-            )
-        )
-    if outcome is not None:
-        out.append(
-            _dumps(
-                {
-                    "kind": "match",
-                    "key": f"match:{t}:{m}",
-                    **base,
-                    "options": dict(ctx.options),
-                    "seed": str(ctx.seed),
-                    "players": players,
-                    "result": outcome.to_json(),
-                    "moves": [
-                        {
-                            "seat": e["seat"],
-                            "v": e.get("v", e.get("version")),
-                            "action": e["action"],
-                        }
-                        for e in log
-                    ],
-                    "started_at": ctx.started_at,
-                    "finished_at": at,
-                    "private": ctx.private,
-                }
-            )
-        )
-    return out
-
-
-def cash_out_entry(table_id: str, seat: int, player_id: int, amount: int, sit: int) -> str:
-    """The entry that returns a stack to the wallet when a player leaves (or is removed)."""
-    return _dumps(
-        {
-            "kind": "cash_out",
-            "key": f"cash_out:{table_id}:{seat}:{sit}",
-            "table": table_id,
-            "seat": seat,
-            "player": player_id,
-            "amount": amount,
-            "at": _now(),
-        }
-    )
-
-
-def _parties(payment: Payment, players: list) -> dict:
-    payer, payee = payment.payer, payment.payee
-    return {"payer": payer, "payee": payee, "payer_id": players[payer], "payee_id": players[payee]}
-
-
-def seated_entry(table_id: str, buy_in: str) -> str:
-    """The entry that marks a pending buy-in seated (written with the seat, services/lobby.py)."""
-    return _dumps(
-        {
-            "kind": "buy_in_seated",
-            "key": f"seated:{buy_in}",
-            "table": table_id,
-            "buy_in": buy_in,
-            "at": _now(),
-        }
-    )
-
-
-def house_entry(kind: str, table_id: str, who: str, amount: int, key: str) -> str:
-    """``house_stake`` (the house funds a bot's stack) or ``house_return`` (it takes it back)."""
-    return _dumps(
-        {"kind": kind, "key": key, "table": table_id, "who": who, "amount": amount, "at": _now()}
-    )
-
-
-# --- writing entries to the database -------------------------------------------------------
 
 # Rows are written through the tables (Core statements), not the ORM's unit of work or bulk
 # paths: the outbox writes every entry's rows, and the ORM's bookkeeping was most of its CPU.

@@ -17,7 +17,7 @@ import orjson
 from app.games import registry
 from app.store.tables import Snapshot, TableStore
 
-from . import table_doc as D
+from . import doc as D
 
 # A new socket's first state brings the table's last HISTORY events, the length of the browser's
 # history (static/js/table.js MAX_LOG), so a page that opens or reloads shows the lines a page

@@ -5,7 +5,7 @@ that dies in between, or a Redis connection lost mid-request, leaves it pending.
 process runs ``BuyInReconciler``: a buy-in pending longer than ``timeout`` is decided by the
 table itself, through the single write path, so the decision is ordered with the sit:
 
-- the table noted it seated (``table_doc.buy_in_outcome``): mark it seated in the database (the
+- the table noted it seated (``doc.buy_in_outcome``): mark it seated in the database (the
   seat's own outbox entry does the same; whichever comes first wins, the other changes nothing);
 - otherwise a compare-and-set notes it ``void`` (a sit still in flight then fails as stale and
   its retry is refused), and the buy-in is refunded under ``refund:<key>``;
@@ -24,12 +24,12 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.services import money
 from app.store.tables import Snapshot
 
-from . import money
-from . import table_doc as D
-from .table_errors import TableError
-from .table_write import TableWriter, now_ms
+from . import doc as D
+from .errors import TableError
+from .write import TableWriter, now_ms
 
 log = logging.getLogger("meja.buy_ins")
 

@@ -104,7 +104,7 @@ class TableDoc(TypedDict):
     clock: Clock | None
     created: int  # ms
     # Chips tables: recent buy-ins by key -> ["seated" | "void", ms], so a buy-in is seated or
-    # voided (then refunded) exactly once, decided by the compare-and-set (services/buy_ins.py).
+    # voided (then refunded) exactly once, decided by the compare-and-set (buy_ins.py).
     buy_ins: NotRequired[dict[str, list[Any]]]
     # A private table is never listed; friends come in by its link or its join ``code``.
     private: NotRequired[bool]

@@ -1,17 +1,17 @@
 """The single write path of a table: every change of every table goes through ``change``.
 
 ``change(tid, build)`` takes the table's snapshot (the process cache when it is known to be
-current), lets ``build`` produce the new document with the pure functions of ``table_doc``
+current), lets ``build`` produce the new document with the pure functions of doc.py
 (which call the ruleset), and writes it with one compare-and-set (``store.cas``). A lost race is
 built again once on the table as the script returned it, then answered ``stale``. After a
 successful write, a bot's turn or a chips table's next round is woken by a local task after its
-delay (``wake``, the moves' ``run_clock``); the Redis clock set is the backstop any process
-sweeps (app/store/clocks.py).
+delay (``wake``, the ``Tables`` service's ``run_clock``, clocks.py); the Redis clock set is the
+backstop any process sweeps (app/store/clocks.py).
 
-Chips and records: ``_outbox`` turns each change into outbox entries (``table_money``) that the
+Chips and records: ``_outbox`` turns each change into outbox entries (outbox.py) that the
 same compare-and-set writes, so a move and its chip movements land together or not at all; it
-also writes the chips on the seats beside the document (``table_money.chips_at``: a sum over
-the seats, no round trip), which the audit reads instead of every document.
+also writes the chips on the seats beside the document (``chips.chips_at``: a sum over the
+seats, no round trip), which the audit reads instead of every document.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from app.metrics import Metrics
 from app.store.outage import REDIS_DOWN
 from app.store.tables import CasResult, Snapshot, TableStore
 
-from . import lobby_index, table_money
-from . import table_doc as D
-from .table_errors import TableError, closed, not_found
+from . import chips, lobby_index, outbox
+from . import doc as D
+from .errors import TableError, closed, not_found
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ class TableWriter:
                 live="-" if closing else "",
                 expire=self.settings.closed_table_ttl if closing else None,
                 lobby=lobby_index.facet_change(snap.doc, ch.doc),
-                chips=table_money.chips_at(ch.doc),
+                chips=chips.chips_at(ch.doc),
             )
             if res.status == "ok":
                 assert res.current is not None
@@ -158,7 +158,7 @@ class TableWriter:
             deadline_ms=self.deadline(doc),
             live=f"+{doc['created']}",
             lobby=lobby_index.facet_change(None, doc),
-            chips=table_money.chips_at(doc),
+            chips=chips.chips_at(doc),
         )
 
     def maybe_deal(self, ch: D.Change, v_next: int) -> None:
@@ -220,10 +220,13 @@ class TableWriter:
             log.exception("clock of table %s at v%s failed", tid, v, extra={"table": tid, "v": v})
 
     async def _outbox(self, tid: str, before: Snapshot, ch: D.Change, v_next: int) -> list[str]:
-        """The outbox entries of this change: payments, records, cash-outs."""
+        """The outbox entries of this change (payments, records, cash-outs) as the stream holds
+        them; the match's action log is read first when the change ends a match."""
         if not self.chips:
             return []
-        return await table_money.change_entries(self.store, tid, before.doc, ch, v_next)
+        log = await self.store.action_log(tid, ch.doc["match_no"]) if outbox.needs_log(ch) else None
+        entries = outbox.change_entries(tid, before.doc, ch, v_next, log=log)
+        return [outbox.dumps(e) for e in entries]
 
 
 def _remember_log(before: Snapshot, after: Snapshot, ch: D.Change, logged: list[bytes]) -> None:

@@ -1,24 +1,18 @@
-"""The lobby's side of a table: create, list, look at, sit, leave, fill with bots, rematch and
+"""Seats and the tables they are taken at: create, sit, leave, fill with bots, rematch and
 quick join. Every change goes through the single write path (``TableWriter.change``).
 
 A chips table's buy-in leaves the wallet (one locked database transaction, ``money.buy_in``, that
 also records it as pending) before the seat is taken, so a wallet that cannot pay is refused.
 The compare-and-set that takes the seat notes the buy-in as seated in the document and writes an
 outbox entry that marks it seated in the database; a refused seat refunds it at once. A crash or
-a lost connection in between leaves it pending, for the reconciler (app/services/buy_ins.py).
+a lost connection in between leaves it pending, for the reconciler (buy_ins.py).
 
-What the lobby lists, and in which order, is app/services/lobby_index.py's index, written by
-the compare-and-set: a private table is never listed (its link ``#/t/<id>`` or its join code
-lets friends in); nor is a table nobody is at (a human seat neither away nor leaving; bots
-alone do not count), which closes by itself through the write path once no human has held a
-seat for ``empty_table_seconds`` (table_doc ``chores``); "my tables" come from a small
-per-player set (app/store/seated.py), never from a scan.
-
-The amount is checked against the stake's bounds and the wallet first (app/services/stakes.py),
-so a refusal is precise and moves nothing.
+The amount is checked against the stake's bounds and the wallet first (stakes.py), so a refusal
+is precise and moves nothing.
 
 A sit restarts a chips table's start countdown (O-5); only a full table deals at once, so
-friends can still join and the bots can still be asked for.
+friends can still join and the bots can still be asked for. A sit also notes the table in the
+player's set (app/store/seated.py: "my tables", listing.py).
 """
 
 from __future__ import annotations
@@ -30,29 +24,19 @@ from typing import Any
 from app.games import registry
 from app.games.base import opt_int
 from app.games.errors import BadOptions
-from app.store.seated import Seated
+from app.services import admin_players, money
 from app.store.tables import Snapshot
 
-from . import admin_players, lobby_index, money
-from . import table_doc as D
+from . import doc as D
+from . import lobby_index
+from .base import TableParts
+from .errors import TableError, closed
 from .stakes import buy_in_limits
-from .table_errors import TableError, closed
-from .table_views import TableViews
-from .table_write import TableWriter, now_ms
+from .write import now_ms
 
 JOIN_CANDIDATES = 20  # the newest open tables quick join tries before it makes a new one
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
-
-
-def _page(items: list[dict], page: int, per_page: int) -> dict:
-    start = (page - 1) * per_page
-    return {
-        "items": items[start : start + per_page],
-        "page": page,
-        "per_page": per_page,
-        "total": len(items),
-    }
 
 
 def not_at_table() -> TableError:
@@ -71,16 +55,8 @@ def join_code(raw: str) -> str:
     return code
 
 
-class Lobby:
-    def __init__(self, writer: TableWriter, views: TableViews, *, db: Any = None):
-        """``db``: the async_sessionmaker of chips and records (buy-ins); None: stacks are
-        free (tests of the live tables alone)."""
-        self.writer = writer
-        self.views = views
-        self.settings = writer.settings
-        self.store = writer.store
-        self.seated = Seated(self.store.redis, self.store.keys)
-        self.db = db
+class Seating(TableParts):
+    """Taking and leaving seats, and the tables they are taken at."""
 
     async def create(
         self,
@@ -166,71 +142,6 @@ class Lobby:
 
         with contextlib.suppress(TableError):
             await self.writer.change(tid, build)
-
-    async def get(self, tid: str, pid: Any = None) -> dict:
-        """The table as the player ``pid`` (None: anonymous) sees it: a private table's join
-        code only when seated there (``TableViews.summary_for``)."""
-        return self.views.summary_for(await self.writer.snap(tid), pid)
-
-    async def by_code(self, raw: str) -> dict:
-        """The table a join code names: 422 ``bad_code`` (not a code), 404 ``no_such_code``,
-        409 ``table_closed``."""
-        code = join_code(raw)
-        tid = await self.seated.table_of_code(code)
-        snap = await self.store.snapshot(tid) if tid is not None else None
-        if snap is None:
-            raise TableError(404, "no_such_code", f"no table has the code {code}")
-        if snap.doc["status"] == D.TableStatus.CLOSED:
-            raise closed(snap.tid)
-        return self.views.summary(snap)
-
-    async def mine(self, player: dict) -> list[dict]:
-        """The tables the player sits at (not leaving), newest first; entries of the player's
-        set where they no longer sit are dropped from it."""
-        tids = await self.seated.tables(player["id"])
-        snaps = {s.tid: s for s in await self.store.load_many(tids)}
-        mine, gone = [], []
-        for tid in tids:
-            snap = snaps.get(tid)
-            n = D.seat_of(snap.doc, player["id"]) if snap else None
-            if snap is None or n is None or D.taken_seat(snap.doc, n)["leaving"]:
-                gone.append(tid)
-            else:
-                mine.append(self.views.summary(snap))
-        await self.seated.forget(player["id"], gone)
-        return sorted(mine, key=lambda t: -t["created"])
-
-    async def list_tables(
-        self,
-        *,
-        game: str | None,
-        stake: int | None,
-        open_seats: bool,
-        sort: lobby_index.Sort = "newest",
-        page: int,
-        per_page: int,
-    ) -> dict:
-        """One page of the lobby from its index (app/services/lobby_index.py: what is listed,
-        in which order): two round trips, the page's ids and then their documents, however many
-        tables are live."""
-        if game is not None and game not in registry.available():
-            raise TableError(422, "no_such_game", f"unknown game {game!r}", "query.game")
-        facet = lobby_index.facet(game, stake, open_seats, sort)
-        total, tids = await self.store.lobby_page(facet, (page - 1) * per_page, per_page)
-        snaps = await self.store.load_many(tids)
-        return {
-            "items": [self.views.summary(s) for s in snaps],
-            "page": page,
-            "per_page": per_page,
-            "total": total,
-        }
-
-    async def all_tables(self, *, page: int, per_page: int) -> dict:
-        """Every live table, newest first, private and abandoned ones too (the operators'
-        console: it reads the live registry, which grows with the tables)."""
-        snaps = await self.store.load_many(await self.store.live_tables())
-        snaps.sort(key=lambda s: -s.doc["created"])
-        return _page([self.views.summary(s) for s in snaps], page, per_page)
 
     async def sit(self, player: dict, tid: str, n: int, buy_in: int | None) -> dict:
         snap = await self.writer.snap(tid)
@@ -381,7 +292,7 @@ class Lobby:
     async def _buy_in_amount(self, player: dict, stake: int, asked: int | None) -> int:
         """The buy-in this player sits with at ``stake``: the amount asked, if the table allows
         it (422 ``buy_in_too_low`` / ``buy_in_too_high``) and the wallet holds it (409
-        ``insufficient_chips``), else the default (app/services/stakes.py). Refused before any
+        ``insufficient_chips``), else the default (stakes.py). Refused before any
         chip moves or any table is made."""
         wallet = None if self.db is None else await self._balance(player["id"])
         limits = buy_in_limits(stake, self.settings, wallet)
