@@ -80,7 +80,12 @@ def accepts(field: FieldInfo) -> str:
     text = words.get(annotation, "text")  # type: ignore[call-overload]
     bounds = []
     for rule in field.metadata:
-        for kind, attr, sign in ((Ge, "ge", "≥"), (Gt, "gt", ">"), (Le, "le", "≤"), (Lt, "lt", "<")):
+        for kind, attr, sign in (
+            (Ge, "ge", "≥"),
+            (Gt, "gt", ">"),
+            (Le, "le", "≤"),
+            (Lt, "lt", "<"),
+        ):
             if isinstance(rule, kind):
                 bounds.append(f"{sign} {getattr(rule, attr)}")
     return f"{text} {', '.join(bounds)}" if bounds else text
@@ -126,9 +131,7 @@ def groups() -> list[tuple[str, list[tuple[str, str]]]]:
             above.insert(0, notes[line][0])
             line -= 1
         starts_group = not out or not lines[line - 1].strip() or line == cls.lineno
-        inline = [
-            notes[n][0] for n in range(node.lineno, node.end_lineno + 1) if n in notes
-        ]
+        inline = [notes[n][0] for n in range(node.lineno, node.end_lineno + 1) if n in notes]
         lead = ""
         if starts_group:
             lead, above = " ".join(above), []
