@@ -64,10 +64,10 @@ system-deps:
 	fi
 
 # The image, built from the Dockerfile unchanged and run with podman: no Docker daemon or
-# registry needed (deploy/image-test.sh, README "How the image is tested"). CI runs it after
-# `make lowest`; about 2.5 minutes once its base is cached, 3.5 on a machine's first run. Its tools
-# from Debian when missing: mmdebstrap, buildah, podman with runc and catatonit (for --init),
-# nginx (compose's proxy).
+# registry needed (deploy/image-test.sh, docs/operations/deploy.md "How the image is tested"). CI
+# runs it after `make lowest`; about 2.5 minutes once its base is cached, 3.5 on a machine's first
+# run. Its tools from Debian when missing: mmdebstrap, buildah, podman with runc and catatonit (for
+# --init), nginx (compose's proxy).
 image-test: $(STAMP)
 	@missing=""; \
 	for tool in mmdebstrap buildah podman runc; do \
