@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Meja server image: build the dependencies in one stage, run as a non-root user in a slim one.
-#   docker build -t meja .        docker compose up -d        (see README, "Operations")
+#   docker build -t meja .        docker compose up -d        (see docs/operations/deploy.md)
 
 # --- build: a virtualenv of exactly the locked runtime dependencies ---------------------------
 FROM python:3.11-slim-bookworm AS build

@@ -12,7 +12,7 @@ UV_COMPILE := $(VENV)/bin/uv pip compile -q pyproject.toml --universal --python-
 JOBS ?= auto
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
-.PHONY: run test check lint lock lowest system-deps image-test bench simulate clean
+.PHONY: run test check lint lock lowest system-deps image-test bench simulate docs clean
 
 $(STAMP): pyproject.toml $(DEV_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,10 +64,10 @@ system-deps:
 	fi
 
 # The image, built from the Dockerfile unchanged and run with podman: no Docker daemon or
-# registry needed (deploy/image-test.sh, README "How the image is tested"). CI runs it after
-# `make lowest`; about 2.5 minutes once its base is cached, 3.5 on a machine's first run. Its tools
-# from Debian when missing: mmdebstrap, buildah, podman with runc and catatonit (for --init),
-# nginx (compose's proxy).
+# registry needed (deploy/image-test.sh, docs/operations/deploy.md "How the image is tested"). CI
+# runs it after `make lowest`; about 2.5 minutes once its base is cached, 3.5 on a machine's first
+# run. Its tools from Debian when missing: mmdebstrap, buildah, podman with runc and catatonit (for
+# --init), nginx (compose's proxy).
 image-test: $(STAMP)
 	@missing=""; \
 	for tool in mmdebstrap buildah podman runc; do \
@@ -83,8 +83,8 @@ image-test: $(STAMP)
 # Lint, format, the layers (import-linter), types (mypy), the client's syntax (every module, as
 # node parses it) and its pure functions.
 lint: $(STAMP) system-deps
-	$(PY) -m ruff check app tests bench
-	$(PY) -m ruff format --check app tests bench
+	$(PY) -m ruff check app tests bench tools
+	$(PY) -m ruff format --check app tests bench tools
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	for f in $$(find static/js -name '*.js'); do node --check "$$f" || exit 1; done
@@ -100,6 +100,11 @@ check: lint
 	$(PYTEST) -m "not e2e and not slow" tests/games tests/test_architecture.py \
 	  tests/services/test_table_doc.py tests/store tests/db
 
+# The docs site (mkdocs.yml, the Material theme) into site/, strictly: a broken link or anchor,
+# a page missing from the nav or a settings reference that differs from app/config.py fails.
+docs: $(STAMP)
+	$(PY) -m mkdocs build --strict --quiet
+
 simulate: $(STAMP)
 	$(PY) -m app simulate --game gaple --players 4 --rounds 1000
 
@@ -109,4 +114,4 @@ bench: $(STAMP)
 	$(PY) bench/suite.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache
+	rm -rf $(VENV) var site .pytest_cache

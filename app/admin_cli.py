@@ -1,8 +1,9 @@
 """``python -m app admin grant|revoke USERNAME``: who may use the operators' console.
 
 The first operator cannot be made from the console itself, so the role is given from the
-command line, on a machine that holds the database's credentials (README "The operators'
-console"). Each change is written to the operators' log with no operator (the command line).
+command line, on a machine that holds the database's credentials
+(docs/operations/console.md). Each change is written to the operators' log with no operator (the
+command line).
 """
 
 from __future__ import annotations

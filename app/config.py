@@ -106,8 +106,9 @@ class Settings(BaseSettings):
     redis_mode: Literal["single", "cluster", "sentinel"] = "single"
     redis_seeds: list[str] = []
     redis_master: str = "mymaster"
-    # Durability against a failover (README "Failover"): a change is acknowledged only once this
-    # many replicas have it (Redis WAIT, waiting at most redis_wait_ms); 0 answers at once.
+    # Durability against a failover (docs/operations/cluster.md "Failover"): a change is
+    # acknowledged only once this many replicas have it (Redis WAIT, waiting at most
+    # redis_wait_ms); 0 answers at once.
     redis_wait_replicas: int = Field(default=0, ge=0)
     redis_wait_ms: int = Field(default=100, ge=1)
     # Unset: an SQLite file in data_dir (the embedded mode). The password may be left out of
@@ -120,8 +121,8 @@ class Settings(BaseSettings):
     # Each process's database pool (SQLAlchemy's): at most pool_size + max_overflow
     # connections, a request waits pool_timeout seconds for one (then 503
     # database_unavailable), and a connection is replaced after pool_recycle seconds (-1:
-    # never), before a server or a pooler's idle timeout closes it under us. README
-    # "Connections" gives the arithmetic for N replicas.
+    # never), before a server or a pooler's idle timeout closes it under us.
+    # docs/operations/deploy.md "Connections" gives the arithmetic for N replicas.
     database_pool_size: int = Field(default=5, ge=1, le=100)
     database_max_overflow: int = Field(default=10, ge=0, le=100)
     database_pool_timeout: float = Field(default=30.0, gt=0, le=300)
@@ -178,7 +179,7 @@ class Settings(BaseSettings):
     # well under 1 KiB.
     max_body_bytes: int = Field(default=16_384, ge=1024, le=1 << 20)
 
-    # Rate limits (services/rate_limits.py, README "Rate limits"), shared by every replica
+    # Rate limits (services/rate_limits.py, docs/api.md "Rate limits"), shared by every replica
     # through Redis: ``limit_<action>_<who>``, in the ``limits`` notation ("10/minute", several
     # windows with ";"); an empty value turns that one off. Per address they stay generous:
     # mobile carriers put many players behind one address (carrier-grade NAT).
@@ -209,7 +210,8 @@ class Settings(BaseSettings):
     # A command id is remembered this long, so a resent ``act`` gets its first ``ack`` back.
     # Never applied twice after that either: a resent command names the version it was sent
     # against, and the table has moved on, so it is refused as ``stale``. Each id costs Redis
-    # some 120 bytes, one per move (README "What to monitor": a day's ids were most of a table).
+    # some 120 bytes, one per move (docs/operations/monitoring.md: a day's ids were most of a
+    # table).
     command_ttl_seconds: int = Field(default=600, ge=60)
 
     # Tables and clocks.
@@ -232,11 +234,11 @@ class Settings(BaseSettings):
     clock_repair_seconds: float = Field(default=30.0, gt=0)  # a sweeper re-arms lost clocks
 
     # Chips & records: wallets, buy-ins, the outbox consumer, the audit.
-    # The chip economy (README "Economy"), every grant from the house: a new guest's grant (one
-    # default buy-in); the daily bonus, daily_base on the first day of a streak and daily_step
-    # more for each further day, capped at daily_max; the bust refill, refill_amount at most
-    # refills_per_day times a day (Asia/Jakarta days); the welcome grant, once per account when
-    # it is registered.
+    # The chip economy (docs/players.md "Free chips"), every grant from the house: a new guest's
+    # grant (one default buy-in); the daily bonus, daily_base on the first day of a streak and
+    # daily_step more for each further day, capped at daily_max; the bust refill, refill_amount
+    # at most refills_per_day times a day (Asia/Jakarta days); the welcome grant, once per
+    # account when it is registered.
     starting_balance: int = Field(default=1_000, ge=0)
     daily_base: int = Field(default=1_000, ge=1)
     daily_step: int = Field(default=250, ge=0)

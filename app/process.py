@@ -2,8 +2,8 @@
 line and uvicorn.
 
 A setting that keeps the process from working stops it before it starts, with one line naming
-the setting and exit status 2 (README "Settings"), never a traceback later. In order, so the
-first line an operator reads is the first thing to fix: every setting parses (app/__main__.py,
+the setting and exit status 2 (docs/operations/settings.md), never a traceback later. In order, so
+the first line an operator reads is the first thing to fix: every setting parses (app/__main__.py,
 for every command, once Click has parsed the command's own arguments so that ``--help`` works
 whatever the settings); the embedded mode's packages are installed; no secret is weak or an
 example value (``Settings.insecure_defaults``); Redis answers (unless it is the embedded one,

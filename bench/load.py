@@ -300,7 +300,7 @@ class Load:
                 ),
                 # Per action: network bytes in and out (the pub/sub fan-out included);
                 # memory per table at the window's end (streams and command ids still
-                # growing towards their caps: README "What to monitor")
+                # growing towards their caps: docs/operations/monitoring.md)
                 "bytes_in_per_action": round((stats1["net_in"] - stats0["net_in"]) / acks)
                 if acks
                 else None,

@@ -2,7 +2,7 @@
 # One Redis node's moves per second at saturation: redis-benchmark runs bench/cas_shape.lua
 # (the writes of one accepted move, app/store/scripts/cas.lua) by EVALSHA against a private
 # redis-server on a spare port, with one subscriber on the table channels as an app process
-# would be, a 2.3 KB document (README "What to monitor") and a 150-byte event list, over 1,000
+# would be, a 2.3 KB document (docs/operations/monitoring.md) and a 150-byte event list, over 1,000
 # tables. Then the same for plain GET (the move path's other round trip is a pipelined read).
 # Printed: requests/s and latency (redis-benchmark --csv), and Redis's own CPU time per call
 # (INFO cpu before and after, over the requests), which on a shared machine is the steadier

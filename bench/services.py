@@ -164,7 +164,7 @@ class Services:
 
     def _start_cluster(self) -> None:
         """The tests' private cluster (tests/cluster.py): 3 masters, 3 replicas, configured as
-        README's runbook says."""
+        docs/operations/cluster.md "Redis Cluster runbook" says."""
         self._cluster = LocalCluster(self.log_dir).start()
         self._redis_url = self._cluster.url
 

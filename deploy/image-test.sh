@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make image-test: the Dockerfile, unchanged, built and run on a machine with no Docker daemon
-# and no container registry (README "How the image is tested"):
+# and no container registry (docs/operations/deploy.md "How the image is tested"):
 #   1. a stand-in for the base image it names, made from Debian bookworm's own packages
 #      (mmdebstrap), cached between runs under $MEJA_IMAGE_CACHE;
 #   2. the Dockerfile built on it by buildah; the image's size and history reported;

@@ -36,8 +36,9 @@ def _free(port: int) -> bool:
 
 
 class LocalCluster:
-    """Configured as README "Redis Cluster runbook" says: ``cluster-require-full-coverage no``
-    (a failed shard's slots do not stop the others) and a short ``cluster-node-timeout``."""
+    """Configured as docs/operations/cluster.md "Redis Cluster runbook" says:
+    ``cluster-require-full-coverage no`` (a failed shard's slots do not stop the others) and a short
+    ``cluster-node-timeout``."""
 
     def __init__(self, folder: Path, n_masters: int = 3, node_timeout_ms: int = NODE_TIMEOUT_MS):
         self.folder, self.n = folder, n_masters * 2

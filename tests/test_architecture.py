@@ -1,4 +1,4 @@
-"""DESIGN.md: the rules core imports only the standard library (and itself)."""
+"""docs/design.md "Layers": the rules core imports only the standard library (and itself)."""
 
 import ast
 import sys

@@ -1,5 +1,5 @@
 """The access middleware: a request id, an access log line and the HTTP metrics for every
-request, and a JSON 500 for an unhandled exception (README "What to monitor").
+request, and a JSON 500 for an unhandled exception (docs/operations/monitoring.md).
 
 Pure ASGI and outermost of the app's middleware, so that every answer (the Origin check's 403
 and the static files included) has its ``X-Request-ID``, and every line logged while it is

@@ -1,4 +1,4 @@
-"""The operators' console's routes, ``/api/admin/...`` (README "The operators' console").
+"""The operators' console's routes, ``/api/admin/...`` (docs/operations/console.md).
 
 Every route needs a signed-in player whose role is ``admin`` in the database now: 401 without a
 session, 403 ``not_admin`` without the role. Every action (ban, unban, chips, closing a table,
@@ -214,7 +214,7 @@ async def audit_reader(request: Request) -> None:
 
 @router.get("/audit", dependencies=[Depends(audit_reader)], response_model=MoneyReport)
 async def audit(live: Live) -> dict:
-    """The money invariants (README "Money")."""
+    """The money invariants (docs/design.md "Money")."""
     return await admin_tables.money_report(live)
 
 

@@ -1,6 +1,7 @@
 """What the operators' console routes answer (app/api/admin.py), for OpenAPI and checked on
 the way out. The money report and the metrics summary keep their figures as objects: their
-keys are the audit's invariants and the metric families (README "Auditing", app/metrics.py)."""
+keys are the audit's invariants and the metric families (docs/operations/monitoring.md "The money
+audit", app/metrics.py)."""
 
 from __future__ import annotations
 
@@ -107,7 +108,8 @@ class ActionPage(BaseModel):
 
 
 class MoneyReport(BaseModel):
-    """The money invariants (README "Auditing"): ``ok`` when all of them hold."""
+    """The money invariants (docs/operations/monitoring.md "The money audit"): ``ok`` when all
+    of them hold."""
 
     ok: bool
     granted: int = Field(description="everything the house ever granted")

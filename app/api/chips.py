@@ -1,6 +1,6 @@
 """Free chips: ``GET /api/players/me/chips`` (the wallet, the daily bonus, the refill) and the
-two claims, ``POST /api/players/me/daily`` and ``POST /api/players/me/refill`` (README
-"Economy"). A refused claim is 409 ``already_claimed``, ``not_bust`` or ``refills_used_up``
+two claims, ``POST /api/players/me/daily`` and ``POST /api/players/me/refill`` (docs/players.md
+"Free chips"). A refused claim is 409 ``already_claimed``, ``not_bust`` or ``refills_used_up``
 (app/api/deps.py)."""
 
 from __future__ import annotations

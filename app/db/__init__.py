@@ -1,1 +1,2 @@
-"""The database: players, the double-entry ledger and finished matches (DESIGN.md "Persistence")."""
+"""The database: players, the double-entry ledger and finished matches (docs/design.md
+"Persistence")."""

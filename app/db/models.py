@@ -1,4 +1,4 @@
-"""The tables (DESIGN.md "Persistence"). Chips are whole numbers (BigInteger).
+"""The tables (docs/design.md "Persistence"). Chips are whole numbers (BigInteger).
 
 Money is double entry: a ``ledger_txn`` groups ``ledger_entry`` rows whose amounts sum to zero.
 An entry names its *account* as a string — ``house`` (grants come from it, so its balance is
@@ -238,7 +238,7 @@ class Move(Base):
 
 
 class BuyIn(Base):
-    """A buy-in between the wallet's debit and the seat (DESIGN.md "Money"): written with the
+    """A buy-in between the wallet's debit and the seat (docs/design.md "Money"): written with the
     debit, then ``seated`` or ``refunded`` exactly once (app/services/table/buy_ins.py)."""
 
     __tablename__ = "buy_in"

@@ -1,1 +1,1 @@
-"""The rules core: pure rulesets, standard library only (DESIGN.md, docs/rules.md)."""
+"""The rules core: pure rulesets, standard library only (docs/design.md "Layers", docs/rules.md)."""

@@ -1,4 +1,4 @@
-"""The ruleset contract every game follows (DESIGN.md "The rules contract").
+"""The ruleset contract every game follows (docs/design.md "The rules contract").
 
 A ruleset is a pure state machine over frozen dataclass states:
 
@@ -79,7 +79,7 @@ class Payment(NamedTuple):
 
 
 class RoundResult(NamedTuple):
-    """A round that ended, for the records (DESIGN.md "Persistence"), so the shell never reads
+    """A round that ended, for the records (docs/design.md "Persistence"), so the shell never reads
     a game's own events.
 
     ``number``: the round of the match (None when one state is one round and the table counts

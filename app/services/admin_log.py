@@ -1,6 +1,6 @@
 """The operators' log: every admin action as one ``admin_action`` row (who, what, to which
 target, why, when), written in the same transaction as the action where the action is a
-database write, so neither lands without the other (README "The operators' console")."""
+database write, so neither lands without the other (docs/operations/console.md)."""
 
 from __future__ import annotations
 

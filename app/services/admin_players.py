@@ -1,5 +1,5 @@
 """The operators' side of players: search, a player's wallet and ledger, roles, bans and chip
-adjustments (README "The operators' console").
+adjustments (docs/operations/console.md).
 
 Decisions where the brief is silent:
 - A ban takes effect at once: the player's session epoch grows (every access token and every

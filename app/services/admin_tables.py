@@ -1,5 +1,5 @@
 """The operators' side of live tables, the outbox's dead letters and the money audit
-(README "The operators' console").
+(docs/operations/console.md).
 
 Decision: an operator may close a table at any time, also mid-match. Closing goes through the
 table's one write path with the lobby's own closing (app/services/table/doc.py ``close``):

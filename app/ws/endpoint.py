@@ -32,7 +32,7 @@ No socket outlives its client, so file descriptors cannot be used up:
 "Dropped" is an abort (TCP reset, ``_transport``): a close frame would wait behind the
 backlog. One ``Watchdog`` per process checks the sockets (no timer or task per socket).
 
-Observed (README "What to monitor"): a refused socket is logged (``socket refused``, with its
+Observed (docs/operations/monitoring.md): a refused socket is logged (``socket refused``, with its
 close code, reason, table and client address) and counted in ``meja_socket_closes_total``
 under its code; an accepted one in ``meja_socket_connects_total``, and its end under the code
 the connection closed with (1006: dropped). Every error message a socket is sent, a flood's
@@ -448,7 +448,7 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
             reply = error_reply(None, "unknown_quick_chat", f"no quick chat {msg.id[:40]!r}")
             _error(live, conn, reply)
             return
-        try:  # per player and address, across replicas (README "Rate limits")
+        try:  # per player and address, across replicas (docs/api.md "Rate limits")
             address = client_address(conn.ws.scope, settings.trusted_proxies)
             await live.limits.hit("chat", player=conn.pid, address=address)
         except RateLimited as e:

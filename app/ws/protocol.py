@@ -1,4 +1,4 @@
-"""The client -> server messages of the table socket (DESIGN.md "WebSocket protocol").
+"""The client -> server messages of the table socket (docs/design.md "The WebSocket protocol").
 
 Messages are JSON objects in text frames; a binary frame is answered ``bad_message`` unread
 (whatever it holds: a client that sends them speaks another protocol). ``parse`` turns raw text

@@ -1,6 +1,6 @@
 """Roles, bans and the operators' log: ``player.role`` (``player`` | ``admin``),
 ``player.banned_at`` / ``player.ban_reason``, and ``admin_action`` (who did what to whom, why
-and when; README "The operators' console").
+and when; docs/operations/console.md).
 
 Revision ID: 3a6d2f9c8b14
 Revises: 5e9a7c3d1f20

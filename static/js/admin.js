@@ -1,5 +1,5 @@
 // The operators' console (#/admin/...; /admin redirects here), for accounts with the admin
-// role (README "The operators' console"): players (search, wallet and ledger, ban, chips),
+// role (docs/operations/console.md): players (search, wallet and ledger, ban, chips),
 // live tables (public state, close), the outbox's dead letters, the operators' log, and the
 // summary (money audit, metrics). Every action asks for a reason; the server logs it.
 

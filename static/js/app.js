@@ -104,8 +104,8 @@ function header() {
   document.title = `Meja · ${t("app.tagline")}`;
 }
 
-/** What the chip claims offer now (README "Economy"): today's bonus, else a refill while bust,
- * else today's bonus as claimed (disabled, saying when the next one opens). */
+/** What the chip claims offer now (docs/players.md "Free chips"): today's bonus, else a refill
+ * while bust, else today's bonus as claimed (disabled, saying when the next one opens). */
 function offer(c) {
   if (!c) return null;
   if (c.daily.claimable) return "daily";

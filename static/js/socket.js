@@ -1,9 +1,9 @@
 // The table socket: act with a uuid `cmd` and the last seen version `v`, reconnect from the
 // last seen version after every drop, ping to notice dead connections. A move not answered
 // when the connection drops is sent again, with the same `cmd`, once it is back: the server
-// keeps the first result of each command, so it is applied exactly once (README "WebSocket
-// protocol"). The server is the authority; this only keeps the newest state it was sent and
-// says how the connection is doing.
+// keeps the first result of each command, so it is applied exactly once (docs/socket.md
+// "Commands are idempotent"). The server is the authority; this only keeps the newest state it was
+// sent and says how the connection is doing.
 
 import { uuid } from "./dom.js";
 

@@ -1,4 +1,4 @@
-"""The operators' console's routes over real HTTP (README "The operators' console"): each
+"""The operators' console's routes over real HTTP (docs/operations/console.md): each
 action, its refusal without a session (401) and without the admin role (403), the ledger and
 the operators' log after a chip adjustment, a ban closing the socket, a closed table's chips
 back in the wallet, and a dead letter retried."""

@@ -1,5 +1,5 @@
-"""The chips routes over real HTTP (README "Economy"): the status, the claims, their refusals,
-and twenty claims at once through two replicas on one Postgres and one Redis."""
+"""The chips routes over real HTTP (docs/players.md "Free chips"): the status, the claims, their
+refusals, and twenty claims at once through two replicas on one Postgres and one Redis."""
 
 from __future__ import annotations
 

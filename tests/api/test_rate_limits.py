@@ -1,4 +1,4 @@
-"""Rate limits over REST against real app instances on one Redis (README "Rate limits"): 429
+"""Rate limits over REST against real app instances on one Redis (docs/api.md "Rate limits"): 429
 ``rate_limited`` with ``Retry-After``, nothing changed by a refused request, per player and per
 address, X-Forwarded-For only from a trusted proxy, one count across replicas, and a Redis
 outage during the check answered 503. Small limits in the settings keep the tests fast."""

@@ -1,5 +1,6 @@
 """Sitting down at a chips table over REST, on a real app (Redis and the database): the start
-countdown (docs/rules.md O-5) and the buy-in chosen within the stake's bounds (README "Money")."""
+countdown (docs/rules.md O-5) and the buy-in chosen within the stake's bounds (docs/design.md
+"Money")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 redis-server, the database from DATABASE_URL or SQLite, the real server process).
 
 These check that the tools work and report what they promise; they never assert timings
-(DESIGN.md: speed is measured by bench/, not asserted in tests).
+(CONTRIBUTING.md: speed is measured by bench/, not asserted in tests).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The daily bonus in the header (README "Economy"): offered with its streak day, claimed with
-one click, the wallet grows, and the claimed bonus stays claimed after a reload."""
+"""The daily bonus in the header (docs/players.md "Free chips"): offered with its streak day,
+claimed with one click, the wallet grows, and the claimed bonus stays claimed after a reload."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The unchanged browser client plays a table on Redis Cluster (README "Past one machine"): a
+"""The unchanged browser client plays a table on Redis Cluster (docs/operations/cluster.md): a
 server in ``MEJA_REDIS_MODE=cluster`` on a real cluster of 3 masters and 3 replicas (CI's, or
 one this test starts), a Gaple round against bots played to its result by clicking, with the
 lobby, the socket, the turn clocks and the chips all on the cluster."""

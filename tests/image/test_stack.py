@@ -7,9 +7,9 @@ the table hashes to; mid-match that replica is stopped as compose stops it. Its 
 with 1012, reconnect through nginx to the other replica, the match finishes with every action
 applied once, and the worker writes it to every player's history.
 
-What differs from ``docker compose up`` (README "How the image is tested"): every container is
-on the host's network, so the services are 127.0.0.1 ports rather than compose's DNS names;
-Postgres and Redis are this machine's (a Redis of the run's own), not the postgres and redis
+What differs from ``docker compose up`` (docs/operations/deploy.md "How the image is tested"): every
+container is on the host's network, so the services are 127.0.0.1 ports rather than compose's DNS
+names; Postgres and Redis are this machine's (a Redis of the run's own), not the postgres and redis
 images; nginx is Debian's, in front of fixed ports (tests/ops/test_proxy.py's derived file),
 since its ``resolve`` needs nginx 1.27.3; and the worker's ``cpu_shares`` is not applied.
 """

@@ -1,5 +1,5 @@
 // The sit dialog's bounds (static/js/buy_in.js): the stake's buy-in range capped by the wallet,
-// as the server derives it (app/services/stakes.py).
+// as the server derives it (app/services/table/stakes.py).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buyInRange } from "../../static/js/buy_in.js";

@@ -1,4 +1,4 @@
-"""Pending buy-ins (DESIGN.md "Money"): a wallet's debit for a seat ends seated or refunded,
+"""Pending buy-ins (docs/design.md "Money"): a wallet's debit for a seat ends seated or refunded,
 exactly once, whatever dies when. Real Postgres (or SQLite) and a redis-server of the test's own,
 whose writes are paused (``CLIENT PAUSE ... WRITE``) between the debit and the seat; the crash is
 a real server process killed with SIGKILL there.

@@ -1,5 +1,5 @@
-"""The daily bonus and the bust refill (README "Economy") on a real app: Postgres (or SQLite)
-and Redis. The clock is the ``now`` each claim is given, so days pass without sleeping."""
+"""The daily bonus and the bust refill (docs/players.md "Free chips") on a real app: Postgres (or
+SQLite) and Redis. The clock is the ``now`` each claim is given, so days pass without sleeping."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wallets, buy-ins and cash-outs against the real database (DESIGN.md "Money")."""
+"""Wallets, buy-ins and cash-outs against the real database (docs/design.md "Money")."""
 
 from __future__ import annotations
 

@@ -322,7 +322,8 @@ async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm
         "MEJA_REDIS_MODE": redis_url_or_socket["mode"],
         "MEJA_KEY_PREFIX": prefix,
         "MEJA_DATA_DIR": str(tmp_path / "var"),
-        "MEJA_SECRET_KEY": secrets.token_hex(32),  # it serves probes and metrics (README)
+        # it serves probes and metrics (docs/operations/deploy.md "A busy deployment")
+        "MEJA_SECRET_KEY": secrets.token_hex(32),
     }
     with socket.socket() as sock:  # their port
         sock.bind(("127.0.0.1", 0))

@@ -1,6 +1,6 @@
 """Three server processes on a Redis Cluster (3 masters, 3 replicas), started as the image
 starts them, with each Gaple table's four sockets spread over all three: the way an operator
-runs Meja past one machine (README "Past one machine", docs/scaling.md).
+runs Meja past one machine (docs/operations/cluster.md, docs/scaling.md).
 
 - Fresh processes: the players sign up, sit and open their sockets all at once, the moment
   the processes are ready, so each process's first subscriptions to a node arrive together.

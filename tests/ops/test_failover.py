@@ -1,7 +1,7 @@
 """A Redis Cluster master killed mid-play (SIGKILL: nothing flushed, nothing handed over): the
 tables on the other masters play on, those on the failed one go on once its replica is
 promoted, their sockets catch up, nothing acknowledged is lost (``MEJA_REDIS_WAIT_REPLICAS``)
-and the chips still balance (README "Failover")."""
+and the chips still balance (docs/operations/cluster.md "Failover")."""
 
 from __future__ import annotations
 
@@ -80,10 +80,10 @@ async def _play_through_a_failover(srv, cluster: LocalCluster) -> None:
     others = [t for t in tables if t not in by_node[victim_name]]
     # the tables elsewhere play on and deal their next round. Bounded in time, not in turns:
     # until the promotion, when the dead node is redis-py's default node, its cluster client
-    # refuses some commands for the other nodes too while it re-reads the slots (README
-    # "Failover"; with redis_wait_replicas a move is one of its pipelines), and a next round
-    # whose local clock it refused waits for the sweeper, which backs off while Redis fails
-    # (app/store/clocks.py)
+    # refuses some commands for the other nodes too while it re-reads the slots
+    # (docs/operations/cluster.md "Failover"; with redis_wait_replicas a move is one of its
+    # pipelines), and a next round whose local clock it refused waits for the sweeper, which backs
+    # off while Redis fails (app/store/clocks.py)
     async with asyncio.timeout(60):
         await asyncio.gather(*(dealt_after(t, before[t]) for t in others))
 

@@ -1,7 +1,7 @@
 """What an operator observes of a live server: every metric family after the action that feeds
 it, the request id in the header, the error body and every log line of its request, a 500 that
 logs its path and id, socket refusals logged with their reason, and the Grafana dashboard
-querying only metrics the server exposes (README "What to monitor")."""
+querying only metrics the server exposes (docs/operations/monitoring.md)."""
 
 from __future__ import annotations
 

@@ -158,7 +158,7 @@ def test_only_the_resolve_lines_differ_from_the_deploy_file():
     ]
     # The minimum version is stated where an operator looks for it.
     assert "nginx >= 1.27.3" in DEPLOY_CONF.read_text()
-    assert "nginx 1.27.3" in (ROOT / "README.md").read_text()
+    assert "nginx 1.27.3" in (ROOT / "docs" / "operations" / "deploy.md").read_text()
 
 
 def test_this_nginx_takes_the_derived_file_and_needs_1_27_3_for_the_deploy_file(tmp_path):

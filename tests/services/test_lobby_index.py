@@ -1,7 +1,7 @@
 """The lobby reads its index (app/services/table/lobby_index.py), never every table: a page loads
 the documents of that page only, whatever the number of live tables, and answers exactly what
-filtering and sorting every table would (public tables someone is at, README "The lobby's
-list")."""
+filtering and sorting every table would (public tables someone is at,
+docs/design.md "The lobby")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Redis Cluster safety (README "Past one machine"): the compare-and-set script touches only the
+"""Redis Cluster safety (docs/operations/cluster.md): the compare-and-set script touches only the
 slot of the table's bucket, indexes included, so it runs on a real cluster (the ``[cluster]``
 runs) and a change and its index entries are one atomic step."""
 
@@ -112,9 +112,9 @@ async def test_waiting_for_a_replica_keeps_a_move_one_round_trip(store, redis_mo
     """``wait_replicas``: the script and WAIT go in one pipeline. The test cluster has a replica
     per master: a change is answered once one has it. One server here has none: WAIT has
     nothing to wait for (and nothing to fail over to), so the change is acknowledged as
-    written, the node is marked unreplicated and its next changes skip WAIT (README
-    "Failover"). With more replicas asked for than attached, a change is not acknowledged and
-    its resend ("dup") waits again."""
+    written, the node is marked unreplicated and its next changes skip WAIT
+    (docs/operations/cluster.md "Failover"). With more replicas asked for than attached, a change is
+    not acknowledged and its resend ("dup") waits again."""
     store.wait_replicas, store.wait_ms = 1, 500
     if redis_mode == "cluster":
         await store.cas("w1", 0, {"n": 0}, events=[])

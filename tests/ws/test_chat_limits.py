@@ -1,4 +1,4 @@
-"""Chat is rate limited per player and per address across replicas (README "Rate limits"),
+"""Chat is rate limited per player and per address across replicas (docs/api.md "Rate limits"),
 on top of each socket's own token bucket: past the limit the socket answers ``rate_limited``
 (with ``retry_after``) and nothing is said."""
 

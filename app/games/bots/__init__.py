@@ -2,8 +2,9 @@
 
 A bot sees only ``ruleset.view(state, seat)`` — never the state — and returns one of the
 actions listed in ``view["legal"]`` (their JSON form), so a bot can never cheat or play an
-illegal move. The package replaces DESIGN.md's single ``bots.py``: four bots in one module
-would pass the ~400-line limit.
+illegal move. The package replaces the first design's single ``bots.py`` (docs/design.md "Where
+the code differs from the first design"): four bots in one module would pass the ~400-line
+limit.
 
 Every bot is imported here, with the package: a bot that is missing or does not import fails
 at start-up, loudly, instead of leaving its game's seats to random play.

@@ -22,5 +22,5 @@ def closed(tid: str) -> TableError:
 
 
 def error_reply(cmd: str | None, code: str, message: str) -> dict[str, Any]:
-    """The socket's ``error`` message (DESIGN.md "WebSocket protocol")."""
+    """The socket's ``error`` message (docs/design.md "The WebSocket protocol")."""
     return {"type": "error", "cmd": cmd, "code": code, "message": message}

@@ -10,7 +10,7 @@ may sit at now. Each facet is a sorted set per bucket (``Keys.lobby``), so a pag
 is the highest-scored entries of its buckets, merged (``TableStore.lobby_page``).
 
 The score is the order: the creation time (newest first), or the stake or the open seats
-first and then the creation time (``score``). What is listed (README "The lobby's list"): a
+first and then the creation time (``score``). What is listed (docs/design.md "The lobby"): a
 table that is not closed, not private (``doc["private"]``: never listed, at no cost) and that
 someone is really at (``doc.human_seated``: bots alone, or humans who are all away or
 leaving, do not make a table worth joining; it closes by itself later, doc.py ``chores``).

@@ -1,4 +1,4 @@
-"""What a seat at a chips table may hold: a buy-in's bounds follow the table's stake (README
+"""What a seat at a chips table may hold: a buy-in's bounds follow the table's stake (docs/design.md
 "Money"), so any stake can be played and no stack is too thin to last a few rounds.
 
 Decision: the default is the most the table allows, capped by the player's wallet. At the

@@ -1,4 +1,4 @@
--- One table change, all or nothing (DESIGN.md "One move = one atomic compare-and-set"),
+-- One table change, all or nothing (docs/design.md "The write path"),
 -- indexes included. Every key has the table's bucket tag {bNN} (app/store/keys.py), so the
 -- script runs in one Redis Cluster slot. tests/store/test_cluster.py checks it.
 -- KEYS: 1 table hash, 2 event stream, 3 outbox stream, 4 action log, 5 command key (one per
