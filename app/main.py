@@ -4,7 +4,8 @@ The lifespan opens the database (the embedded SQLite default is migrated on star
 (embedded unless REDIS_URL is set), builds the services and starts the per-process workers: the
 pub/sub hub, the clock sweeper and (unless ``outbox_consumer`` is off, when ``python -m app
 outbox`` runs apart) the outbox consumer (chips & records to the database).
-Everything lives on ``app.state.live`` so several apps can run in one process (the tests run
+The services live on ``app.state.services`` (app/services/wiring.py) and the socket layer
+on ``app.state.sockets`` (app/ws/endpoint.py), so several apps can run in one process (the tests run
 two instances side by side on one Redis).
 """
 
@@ -14,7 +15,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -28,105 +28,15 @@ from .api.origin import OriginCheck
 from .config import Settings, get_settings
 from .db import migrate
 from .db.session import is_sqlite, make_engine, make_sessionmaker
-from .metrics import Metrics
-from .services.accounts import Accounts
-from .services.chip_claims import ChipClaims
-from .services.players import Players
-from .services.rate_limits import RateLimits
-from .services.records import outbox_consumer
-from .services.sessions import Sessions
-from .services.table.buy_ins import BuyInReconciler
-from .services.table.service import Tables
-from .services.table.views import TableViews
-from .services.table.write import TableWriter
-from .store.clocks import Sweeper
+from .services.wiring import Seeds, Services
 from .store.connection import open_redis
-from .store.hub import Hub
-from .store.keys import Keys
-from .store.limits import moving_window
 from .store.outbox import OutboxConsumer
-from .store.presence import Presence
-from .store.tables import TableStore
+from .ws.endpoint import Sockets
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
-class Live:
-    """The process's services, built at start-up."""
-
-    def __init__(self, settings: Settings, redis, seeds: Callable[[str, int], int] | None, db=None):
-        from .ws.endpoint import Watchdog, deliver, revoked
-        from .ws.presence import PresenceKeeper
-
-        self.settings = settings
-        self.redis = redis
-        self.db = db  # async_sessionmaker (chips & records)
-        self.keys = Keys(settings.key_prefix)
-        self.metrics = Metrics(build.version(), build.commit())
-        self.store = TableStore(
-            redis,
-            self.keys,
-            stream_len=settings.event_stream_len,
-            command_ttl=settings.command_ttl_seconds,
-            on_trip=self.metrics.round_trip,
-            wait_replicas=settings.redis_wait_replicas,
-            wait_ms=settings.redis_wait_ms,
-        )
-        self.players = Players(
-            redis,
-            self.keys,
-            db,
-            cache_seconds=settings.access_token_seconds,
-        )
-        self.claims = ChipClaims(db, self.store, settings)
-        self.limits = RateLimits(
-            moving_window(redis, self.keys), settings.rate_limits, settings.rate_limit_exempt
-        )
-        self.sessions = Sessions(redis, self.keys, db, self.players, settings)
-        self.accounts = Accounts(db, self.players, self.sessions, settings)
-        self.writer = TableWriter(
-            settings,
-            self.store,
-            metrics=self.metrics,
-            seeds=seeds,
-            chips=db is not None,
-            wake=lambda tid, v: self.tables.run_clock(tid, v),
-        )
-        self.views = TableViews(self.store)
-        self.tables = Tables(self.writer, self.views, db=db)
-        self.buy_ins = BuyInReconciler(
-            db,
-            self.writer,
-            timeout=settings.buy_in_timeout_seconds,
-            every=settings.buy_in_check_seconds,
-        )
-        self.outbox = outbox_consumer(
-            redis, db, prefix=settings.key_prefix, min_idle_ms=settings.outbox_reclaim_ms
-        )
-        self.hub = Hub(
-            redis,
-            self.keys,
-            self.store,
-            lambda tid, msg, socks: deliver(self, tid, msg, socks),
-            on_control=lambda msg: revoked(self, msg),
-        )
-        self.watchdog = Watchdog(self.hub, settings)
-        self.presence = Presence(self.store, settings.presence_seconds)
-        self.presence_keeper = PresenceKeeper(self)
-        self.sweeper = Sweeper(
-            redis,
-            self.keys,
-            self.tables.run_clock,
-            interval=settings.sweep_interval,
-            lease=settings.claim_lease_seconds,
-            repair_every=settings.clock_repair_seconds,
-        )
-        self.metrics.watch(self)
-
-
-def create_app(
-    settings: Settings | None = None, *, seeds: Callable[[str, int], int] | None = None
-) -> FastAPI:
+def create_app(settings: Settings | None = None, *, seeds: Seeds | None = None) -> FastAPI:
     """``seeds(table_id, match_no) -> seed`` lets tests fix the deals; the public API never
     takes a seed (docs/rules.md: live seeds come from ``secrets``)."""
     settings = settings or get_settings()
@@ -137,25 +47,33 @@ def create_app(
         if is_sqlite(engine):  # the embedded default migrates itself; Postgres: app migrate
             await migrate.upgrade(engine)
         async with open_redis(settings) as redis:
-            live = Live(settings, redis, seeds, make_sessionmaker(engine))
-            live.metrics.watch_database(engine.sync_engine)
-            app.state.live = live
-            await live.hub.start()
+            services = Services(
+                settings,
+                redis,
+                make_sessionmaker(engine),
+                deliver=lambda tid, message, socks: sockets.deliver(tid, message, socks),
+                on_control=lambda message: sockets.revoked(message),
+                seeds=seeds,
+            )
+            sockets = Sockets(services)
+            services.metrics.watch_database(engine.sync_engine)
+            app.state.services, app.state.sockets = services, sockets
+            await services.hub.start()
             workers = [
-                asyncio.create_task(live.sweeper.forever()),
-                asyncio.create_task(live.buy_ins.forever()),
-                asyncio.create_task(live.presence_keeper.forever()),
+                asyncio.create_task(services.sweeper.forever()),
+                asyncio.create_task(services.buy_ins.forever()),
+                asyncio.create_task(sockets.keeper.forever()),
             ]
             if settings.outbox_consumer:
-                workers.append(asyncio.create_task(live.outbox.run()))
+                workers.append(asyncio.create_task(services.outbox.run()))
             try:
                 yield
             finally:
-                await cancel_all([*workers, *live.writer.tasks])
+                await cancel_all([*workers, *services.writer.tasks])
                 if settings.outbox_consumer:
-                    await drain_outbox(live.outbox, settings.shutdown_grace)
-                await live.hub.stop()
-                await live.store.close()
+                    await drain_outbox(services.outbox, settings.shutdown_grace)
+                await services.hub.stop()
+                await services.store.close()
         await engine.dispose()
 
     from .api import (

@@ -4,7 +4,10 @@ A leaf: it imports nothing of the app. Services report into it (``action``, ``re
 the store reports its round trips, with their duration, through the ``on_trip`` callback it is
 given (``round_trip``); the REST access middleware (app/api/access.py) reports each request and
 the error handlers each error answer (``error``); the socket endpoint its connects and closes;
-the database engine its statements (``watch_database``, SQLAlchemy's cursor events).
+the database engine its statements (``watch_database``, SQLAlchemy's cursor events). What
+another part owns is read through callbacks it registers: per-process numbers collected at scrape
+(``read_at_scrape``: the hub's open sockets, the outbox consumer's counts) and the shared ones
+read from Redis before a scrape (``on_scrape``, app/services/wiring.py).
 
 Each app instance has its own ``CollectorRegistry`` (tests run two apps in one process). Scrape
 every replica on its own (the proxy does not serve ``/metrics``); sum across replicas in queries.
@@ -43,7 +46,7 @@ import contextvars
 import logging
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from prometheus_client import (
@@ -57,7 +60,7 @@ from prometheus_client import (
     ProcessCollector,
 )
 from prometheus_client import generate_latest as _generate
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 log = logging.getLogger("meja.tables")
 LANDMARKS = frozenset(
@@ -125,6 +128,7 @@ class Action:
 class Metrics:
     def __init__(self, version: str = "unknown", commit: str = "unknown") -> None:
         self.registry = r = CollectorRegistry()
+        self._refreshers: list[Callable[[], Awaitable[None]]] = []
         ProcessCollector(registry=r)
         GCCollector(registry=r)
         PlatformCollector(registry=r)
@@ -213,20 +217,21 @@ class Metrics:
         self.outbox_backlog = Gauge(
             "meja_outbox_backlog", "Outbox entries not yet written to the database", registry=r
         )
-        self.outbox_pending = Gauge(
-            "meja_outbox_pending",
-            "Outbox entries this process's consumer has read and not yet written",
-            registry=r,
-        )
         self.outbox_lag = Gauge(
             "meja_outbox_lag_seconds",
             "Age of the oldest outbox entry not yet in the database",
             registry=r,
         )
 
-    def watch(self, live: Any) -> None:
-        """Read the process's own numbers (sockets, consumer counts) from ``live`` at scrape."""
-        self.registry.register(_LiveCollector(live))
+    def read_at_scrape(self, collector: Callable[[], Iterable[Metric]]) -> None:
+        """Per-process numbers another part owns (the hub's sockets, the consumer's counts),
+        collected when scraped: ``collector`` yields metric families (``gauge``,
+        ``counter``)."""
+        self.registry.register(_Callback(collector))
+
+    def on_scrape(self, refresh: Callable[[], Awaitable[None]]) -> None:
+        """``refresh`` reads the shared numbers from Redis before each scrape (``refresh``)."""
+        self._refreshers.append(refresh)
 
     def exposition(self) -> bytes:
         return _generate(self.registry)
@@ -307,35 +312,37 @@ class Metrics:
         )
 
     # --- scrape --------------------------------------------------------------------------------
-    async def refresh(self, live: Any) -> None:
-        """Read the shared numbers from Redis: two pipelines of per-bucket reads, never one
-        per table (see the module's docstring)."""
-        self.live_tables.set(await live.store.live_count())
-        backlog, oldest_ms, dead = await live.outbox.totals()
+    async def refresh(self) -> None:
+        """Read the shared numbers (the callbacks given to ``on_scrape``)."""
+        for refresh in self._refreshers:
+            await refresh()
+
+    def shared(self, live_tables: int, backlog: int, oldest_ms: int | None, dead: int) -> None:
+        """The shared numbers as a scrape read them (the same on every replica)."""
+        self.live_tables.set(live_tables)
         self.outbox_dead.set(dead)
         self.outbox_backlog.set(backlog)
-        self.outbox_pending.set(len(live.outbox.held))
         self.outbox_lag.set(0 if oldest_ms is None else max(0.0, time.time() - oldest_ms / 1000))
 
 
-class _LiveCollector:
-    def __init__(self, live: Any):
-        self.live = live
+def gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
+    family = GaugeMetricFamily(name, documentation)
+    family.add_metric([], value)
+    return family
 
-    def collect(self):
-        socks = GaugeMetricFamily("meja_open_sockets", "WebSockets open on this process")
-        socks.add_metric([], sum(len(s) for s in self.live.hub.sockets.values()))
-        yield socks
-        consumer = self.live.outbox
-        written = CounterMetricFamily(
-            "meja_outbox_written",
-            "Outbox entries this process's consumer settled",
-            labels=["result"],
-        )
-        for result, n in (
-            ("applied", consumer.applied),
-            ("duplicate", consumer.duplicates),
-            ("dead", consumer.dead),
-        ):
-            written.add_metric([result], n)
-        yield written
+
+def counter(
+    name: str, documentation: str, label: str, values: Mapping[str, float]
+) -> CounterMetricFamily:
+    family = CounterMetricFamily(name, documentation, labels=[label])
+    for key, n in values.items():
+        family.add_metric([key], n)
+    return family
+
+
+class _Callback:
+    """A collector whose families come from a callback (prometheus_client's custom
+    collectors: anything with ``collect``)."""
+
+    def __init__(self, collect: Callable[[], Iterable[Metric]]):
+        self.collect = collect

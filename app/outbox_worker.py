@@ -9,7 +9,8 @@ entries among them.
 
 It is watched as ``serve`` is: the same checks before it starts and the same JSON start-up
 line (app/process.py), and over HTTP ``/healthz``, ``/readyz`` and ``/metrics``, the server's
-own routes (app/api/ops.py) over the same ``Live`` in which nothing runs but the consumer
+own routes (app/api/ops.py) over the same ``Services`` in which nothing runs but the consumer
+(its hub is never started: no socket here)
 (``meja_outbox_written_total`` counts what it settled). It listens on the server's settings,
 ``MEJA_HOST`` and ``PORT``: it is a container of its own wherever it runs apart (compose's
 ``outbox`` service), so the image's health probe finds it there unchanged; beside a server on
@@ -30,8 +31,9 @@ from .api import ops
 from .api.access import Access
 from .config import Settings, get_settings
 from .db.session import make_engine, make_sessionmaker
-from .main import Live, cancel_all, drain_outbox
+from .main import cancel_all, drain_outbox
 from .process import check, run
+from .services.wiring import Services
 from .store.connection import open_redis
 
 
@@ -41,16 +43,22 @@ def create_worker_app(settings: Settings) -> FastAPI:
         engine = make_engine(settings.database_url, settings=settings)
         try:
             async with open_redis(settings) as redis:
-                live = Live(settings, redis, None, make_sessionmaker(engine))
-                live.metrics.watch_database(engine.sync_engine)
-                app.state.live = live
-                task = asyncio.create_task(live.outbox.run())
+                services = Services(
+                    settings,
+                    redis,
+                    make_sessionmaker(engine),
+                    deliver=_no_sockets,
+                    on_control=lambda message: None,
+                )
+                services.metrics.watch_database(engine.sync_engine)
+                app.state.services = services
+                task = asyncio.create_task(services.outbox.run())
                 try:
                     yield
                 finally:
                     await cancel_all([task])  # as serve: a single cancel can be swallowed
-                    await drain_outbox(live.outbox, settings.shutdown_grace)
-                    await live.store.close()
+                    await drain_outbox(services.outbox, settings.shutdown_grace)
+                    await services.store.close()
         finally:
             await engine.dispose()
 
@@ -58,6 +66,10 @@ def create_worker_app(settings: Settings) -> FastAPI:
     app.include_router(ops.router)
     app.add_middleware(Access, settings=settings)  # the probes' access lines and metrics
     return app
+
+
+async def _no_sockets(tid: str, message: dict, socks: list) -> None:
+    """The worker serves no socket, so its hub (never started) delivers nothing."""
 
 
 @click.command()

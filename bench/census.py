@@ -25,12 +25,12 @@ import statistics
 import subprocess
 import tempfile
 import time
-from types import SimpleNamespace
 
 import orjson
 from redis.asyncio import Redis
 
 from app.metrics import Metrics
+from app.services.wiring import shared_numbers
 from app.store.keys import BUCKETS, Keys, bucket_of
 from app.store.outbox import GROUP, OutboxConsumer
 from app.store.tables import TableStore
@@ -119,9 +119,9 @@ async def main() -> None:
         print(f"{args.tables} tables written in {time.perf_counter() - t:.1f} s")
         store = TableStore(redis, keys, stream_len=500, command_ttl=600)
         consumer = OutboxConsumer(redis, lambda entries: asyncio.sleep(0), prefix=PREFIX)
-        live = SimpleNamespace(store=store, outbox=consumer, redis=redis, keys=keys)
         metrics = Metrics()
-        scrape = await timed(redis, args.runs, lambda: metrics.refresh(live))
+        metrics.on_scrape(shared_numbers(metrics, store, consumer))
+        scrape = await timed(redis, args.runs, metrics.refresh)
         chips = await timed(redis, args.runs, lambda: chips.stacks_in_redis(store))
         backlog = await timed(redis, args.runs, consumer.totals)
         info = await redis.info("memory")

@@ -162,7 +162,7 @@ class LiveServer:
 
     @property
     def live(self):
-        return self.app.state.live
+        return self.app.state.services
 
     async def stop(self) -> None:
         self.server.should_exit = True

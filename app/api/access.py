@@ -30,6 +30,7 @@ import orjson
 
 from app import logs
 from app.services.clients import client_address
+from app.services.wiring import Services
 
 access_log = logging.getLogger("meja.access")
 error_log = logging.getLogger("meja.errors")
@@ -103,9 +104,9 @@ class Access:
             )
 
 
-def _live(scope) -> Any:
+def _live(scope) -> Services | None:
     """The app's services; None before its start-up (the lifespan) finished."""
-    return getattr(scope["app"].state, "live", None)
+    return getattr(scope["app"].state, "services", None)
 
 
 def _route(scope) -> str:

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import hmac
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.services import admin_log, admin_tables
+from app.services import admin_log
 from app.services import admin_players as P
+from app.services.wiring import Services
 
 from .admin_models import (
     ActionPage,
@@ -41,7 +42,6 @@ from .bodies import JsonRoute
 from .deps import Live, answers, identity, live
 from .fields import PAGE_MAX, PlayerId, TableId, Text
 from .lobby import TableList
-from .ops import probe
 
 router = APIRouter(
     route_class=JsonRoute,
@@ -102,7 +102,7 @@ class Adjust(Why):
         return value
 
 
-def actions(live: Any) -> P.PlayerActions:
+def actions(live: Services) -> P.PlayerActions:
     return P.PlayerActions(live.db, live.sessions, live.tables)
 
 
@@ -159,19 +159,19 @@ async def tables(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 2
 @router.get("/tables/{tid}", response_model=TableState)
 async def table(tid: TableId, admin: Admin, live: Live) -> dict:
     """The table's summary and a spectator's view (no hidden tile)."""
-    return await admin_tables.table_state(live, tid)
+    return await live.admin.table_state(tid)
 
 
 @router.post("/tables/{tid}/close", response_model=Closed)
 async def close_table(tid: TableId, body: Why, admin: Admin, live: Live) -> dict:
     """Close it now: every stack back to its wallet (bots' to the house)."""
-    return await admin_tables.close_table(live, admin["id"], tid, body.reason)
+    return await live.admin.close_table(admin["id"], tid, body.reason)
 
 
 @router.get("/outbox/dead", response_model=DeadLetterPage)
 async def dead_letters(admin: Admin, live: Live, page: Page = 1, per_page: PerPage = 20) -> dict:
     """Outbox entries that could not be written, newest first, with their error."""
-    total, items = await admin_tables.dead_letters(live).page(page=page, per_page=per_page)
+    total, items = await live.admin.dead_letters(page=page, per_page=per_page)
     return {"items": items, "page": page, "per_page": per_page, "total": total}
 
 
@@ -182,7 +182,7 @@ async def retry_dead_letter(
     """Put the entry back on its table's stream, to be written again."""
     if not re.fullmatch(r"\d{1,20}-\d{1,20}", entry_id):
         raise P.AdminError(404, "unknown_dead_letter", f"no dead letter {entry_id}")
-    return await admin_tables.retry_dead(live, admin["id"], entry_id, body.reason)
+    return await live.admin.retry_dead(admin["id"], entry_id, body.reason)
 
 
 @router.get("/actions", response_model=ActionPage)
@@ -195,10 +195,10 @@ async def action_log(admin: Admin, live: Live, page: Page = 1, per_page: PerPage
 async def summary(admin: Admin, live: Live) -> dict:
     """The money audit and the metrics an operator looks at first (the dependencies probed
     now, as ``/metrics`` does)."""
-    await probe(live)
+    await live.health.probe()
     return {
-        "audit": await admin_tables.money_report(live),
-        "metrics": await admin_tables.metrics_summary(live),
+        "audit": await live.admin.money_report(),
+        "metrics": await live.admin.metrics_summary(),
     }
 
 
@@ -215,7 +215,7 @@ async def audit_reader(request: Request) -> None:
 @router.get("/audit", dependencies=[Depends(audit_reader)], response_model=MoneyReport)
 async def audit(live: Live) -> dict:
     """The money invariants (docs/design.md "Money")."""
-    return await admin_tables.money_report(live)
+    return await live.admin.money_report()
 
 
 @page.get("/admin")

@@ -59,7 +59,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope, send) -> None:
-        live = getattr(scope["app"].state, "live", None)
+        live = getattr(scope["app"].state, "services", None)
         if live is not None:
             live.metrics.error("rest", "body_too_large")
         await send_json(

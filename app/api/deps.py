@@ -5,7 +5,7 @@ FastAPI's own validation instead; a refused chip claim adds ``next_at``). A miss
 forged or revoked access token is 401 with its code (``not_signed_in``, ``token_expired``:
 refresh and retry, ``bad_token``); a banned player's is 403 ``banned``. A database that cannot
 be reached is 503 ``database_unavailable``, wherever it shows: routes that read it wrap the
-call in ``database()``, services raise ``money.Unavailable``.
+call in ``database()``, services raise ``reach.Unavailable``.
 
 Every error body also carries ``request_id`` (the ``X-Request-ID`` of the answer, in every log
 line of the request: app/api/access.py), FastAPI's own 422, 404 and 405 included, and every
@@ -28,12 +28,14 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from app import logs
-from app.services import chip_claims, money
+from app.db import reach
+from app.services import chip_claims
 from app.services.accounts import AccountError
 from app.services.admin_players import AdminError
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Banned, Identity
 from app.services.table.errors import TableError
+from app.services.wiring import Services
 from app.store.outage import REDIS_DOWN
 
 
@@ -76,8 +78,9 @@ BEARER = HTTPBearer(auto_error=False, description="an access token (the JSON `to
 COOKIE = APIKeyCookie(name="meja_token", auto_error=False, description="the browser's cookie")
 
 
-def live(request: Request) -> Any:
-    return request.app.state.live
+def live(request: Request) -> Services:
+    """The process's services (app/services/wiring.py), typed through."""
+    return request.app.state.services
 
 
 def token_of(request: Request) -> str | None:
@@ -111,12 +114,12 @@ async def maybe_player(request: Request) -> dict | None:
 
 Player = Annotated[dict, Depends(current_player)]
 MaybePlayer = Annotated[dict | None, Depends(maybe_player)]
-Live = Annotated[Any, Depends(live)]
+Live = Annotated[Services, Depends(live)]
 
 
 def database():
     """Around a route's database reads: unreachable -> 503 ``database_unavailable``."""
-    return money.reachable("this cannot be read")
+    return reach.reachable("this cannot be read")
 
 
 def install_errors(app: FastAPI) -> None:
@@ -196,8 +199,8 @@ def install_errors(app: FastAPI) -> None:
     async def admin_error(request: Request, exc: AdminError) -> JSONResponse:
         return error(request, {"detail": exc.message, "code": exc.code}, exc.status)
 
-    @app.exception_handler(money.Unavailable)
-    async def unavailable(request: Request, exc: money.Unavailable) -> JSONResponse:
+    @app.exception_handler(reach.Unavailable)
+    async def unavailable(request: Request, exc: reach.Unavailable) -> JSONResponse:
         return error(request, {"detail": exc.message, "code": exc.code}, 503, _retry(503))
 
 
@@ -215,7 +218,7 @@ def error(
     """An error answer in the API's one shape (``ErrorBody``), with the request's id, counted
     by its code."""
     body = uniform(body, status)
-    metrics = getattr(getattr(request.app.state, "live", None), "metrics", None)
+    metrics = getattr(getattr(request.app.state, "services", None), "metrics", None)
     if metrics is not None:
         metrics.error("rest", body["code"])
     return JSONResponse({**body, "request_id": logs.request_id()}, status, headers)

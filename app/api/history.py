@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 from app.services import history, match_replay
 
 from .bodies import JsonRoute
-from .deps import MaybePlayer, Player, answers, database
+from .deps import Live, MaybePlayer, Player, answers, database
 from .fields import MatchId, Page
-from .wallet import Db, player_id
+from .wallet import player_id
 
 router = APIRouter(
     route_class=JsonRoute, tags=["history"], responses=answers(401, 404, 409, 422, 503)
@@ -45,14 +45,14 @@ class MatchPage(BaseModel):
 @router.get("/api/players/me/matches", response_model=MatchPage)
 async def my_matches(
     player: Player,
-    db: Db,
+    live: Live,
     page: Page = 1,
     per_page: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict:
     """The player's finished matches, newest first, a page at a time as every list."""
     with database():
         total, items = await history.player_matches(
-            db, player_id(player), page=page, per_page=per_page
+            live.db, player_id(player), page=page, per_page=per_page
         )
     return {"items": items, "page": page, "per_page": per_page, "total": total}
 
@@ -75,11 +75,13 @@ class MatchRecord(BaseModel):
 
 
 @router.get("/api/matches/{match_id}", response_model=MatchRecord)
-async def match(match_id: MatchId, db: Db, reader: MaybePlayer) -> dict:
+async def match(match_id: MatchId, live: Live, reader: MaybePlayer) -> dict:
     """Players, options, result, payments and the action log of a finished match (a private
     table's: signed in as one of its players, or an operator)."""
     with database():
-        record = await history.match_record(db, match_id, player_id(reader) if reader else None)
+        record = await history.match_record(
+            live.db, match_id, player_id(reader) if reader else None
+        )
     if record is None:
         raise match_replay.no_match(match_id)
     return record
@@ -110,11 +112,11 @@ class MatchReplay(BaseModel):
 
 
 @router.get("/api/matches/{match_id}/replay", response_model=MatchReplay)
-async def replay(match_id: MatchId, player: Player, db: Db, request: Request) -> Response:
+async def replay(match_id: MatchId, player: Player, live: Live, request: Request) -> Response:
     """The finished match from the deal on, one step per move, each as your seat saw it
     (gzip-compressed for a client that takes it)."""
     with database():
-        record = await match_replay.match_replay(db, match_id, player_id(player))
+        record = await match_replay.match_replay(live.db, match_id, player_id(player))
     gz = "gzip" in request.headers.get("accept-encoding", "")
     body = await asyncio.to_thread(match_replay.encoded, record, gz)
     headers = {"Vary": "Accept-Encoding", **({"Content-Encoding": "gzip"} if gz else {})}

@@ -8,23 +8,17 @@ a load balancer keeps routing players to the replica instead of pulling every on
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
-from sqlalchemy import text
-
-from app.store.connection import answers
 
 from .bodies import JsonRoute
 from .deps import Live
 
 router = APIRouter(route_class=JsonRoute, tags=["ops"])
-PROBE_SECONDS = 2.0
 
 
 class Alive(BaseModel):
@@ -51,35 +45,17 @@ async def healthz() -> dict:
 @router.get("/readyz", response_model=Ready, responses={503: {"model": Ready}})
 @router.head("/readyz", include_in_schema=False)
 async def readyz(live: Live) -> JSONResponse:
-    checks = await probe(live)
+    checks = await live.health.probe()
     degraded = [name for name, ok in checks.items() if not ok]
     body = {"ready": checks["redis"], **checks, "degraded": degraded}
     return JSONResponse(body, status_code=200 if checks["redis"] else 503)
 
 
-async def probe(live) -> dict[str, bool]:
-    """Redis and the database, each within PROBE_SECONDS; recorded in the metrics."""
-    checks = {"redis": False, "database": False}
-    with contextlib.suppress(Exception):
-        checks["redis"] = await asyncio.wait_for(answers(live.redis), PROBE_SECONDS)
-    with contextlib.suppress(Exception):  # the app's own pool (and schema / search_path)
-        await asyncio.wait_for(_select_one(live.db), PROBE_SECONDS)
-        checks["database"] = True
-    for name, ok in checks.items():
-        live.metrics.up.labels(name).set(ok)
-    return checks
-
-
-async def _select_one(sessions) -> None:
-    async with sessions() as session:
-        await session.execute(text("SELECT 1"))
-
-
 @router.get("/metrics", include_in_schema=False)
 async def metrics(live: Live) -> Response:
-    await probe(live)
+    await live.health.probe()
     try:
-        await live.metrics.refresh(live)
+        await live.metrics.refresh()
     except Exception:  # Redis down: still serve the process's own numbers
         logging.getLogger("meja.metrics").warning("metrics: Redis not readable", exc_info=True)
     return Response(live.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)

@@ -38,7 +38,7 @@ class OriginCheck:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE and not self._ok(scope):
-            live = getattr(scope["app"].state, "live", None)
+            live = getattr(scope["app"].state, "services", None)
             if live is not None:
                 live.metrics.error("rest", "bad_origin")
             await send_json(send, 403, {**REFUSED, "request_id": logs.request_id()})

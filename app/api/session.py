@@ -55,17 +55,19 @@ class Ticket(BaseModel):
 def set_cookies(response: Response, request: Request, issued: Issued) -> None:
     """The session's two cookies, for as long as its refresh session lasts."""
     settings = live(request).settings
-    flags = {"httponly": True, "samesite": "lax", "secure": settings.cookie_secure}
-    response.set_cookie(
-        settings.cookie_name, issued.access, max_age=issued.refresh_seconds, **flags
-    )
-    response.set_cookie(
-        settings.refresh_cookie_name,
-        issued.refresh,
-        max_age=issued.refresh_seconds,
-        path=REFRESH_PATH,
-        **flags,
-    )
+    for name, value, path in (
+        (settings.cookie_name, issued.access, "/"),
+        (settings.refresh_cookie_name, issued.refresh, REFRESH_PATH),
+    ):
+        response.set_cookie(
+            name,
+            value,
+            max_age=issued.refresh_seconds,
+            path=path,
+            httponly=True,
+            samesite="lax",
+            secure=settings.cookie_secure,
+        )
 
 
 def signed_in(response: Response, request: Request, player: dict, issued: Issued) -> SignedIn:
@@ -113,5 +115,7 @@ def forget_cookies(response: Response, request: Request) -> None:
 async def ws_ticket(request: Request, player: Player, live: Live) -> Ticket:
     """A single-use ticket for ``/ws/tables/{id}?ticket=``, valid ``ticket_seconds``: a
     socket URL never carries the token itself."""
-    ticket, seconds = await live.sessions.ticket(token_of(request))
+    token = token_of(request)
+    assert token is not None  # ``Player`` authenticated it
+    ticket, seconds = await live.sessions.ticket(token)
     return Ticket(ticket=ticket, expires_in=seconds)

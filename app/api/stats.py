@@ -14,7 +14,6 @@ from app.services import stats
 from .bodies import JsonRoute
 from .deps import Live, answers, database
 from .fields import Page, PlayerId, Text
-from .wallet import Db
 
 router = APIRouter(
     route_class=JsonRoute, prefix="/api", tags=["stats"], responses=answers(404, 422, 503)
@@ -71,16 +70,15 @@ class BoardOut(BaseModel):
 
 
 @router.get("/players/{player_id}/profile", response_model=ProfileOut)
-async def profile(player_id: PlayerId, db: Db) -> dict:
+async def profile(player_id: PlayerId, live: Live) -> dict:
     """A player's games, chips, best Gaple round, Moon contracts and daily streak."""
     with database():
-        return await stats.profile(db, player_id)
+        return await stats.profile(live.db, player_id)
 
 
 @router.get("/leaderboards/{game}", response_model=BoardOut)
 async def leaderboard(
     game: Annotated[Text, Path(max_length=40)],
-    db: Db,
     live: Live,
     period: Annotated[stats.Period, Query(description="week | all")] = "week",
     page: Page = 1,
@@ -89,7 +87,7 @@ async def leaderboard(
     """One page of the game's board, best first, with the number of players on it."""
     with database():
         return await stats.leaderboard(
-            db,
+            live.db,
             game,
             period,
             page=page,

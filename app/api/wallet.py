@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from app.services import money
 
 from .bodies import JsonRoute
-from .deps import Player, answers, database
+from .deps import Live, Player, answers, database
 
 router = APIRouter(route_class=JsonRoute, tags=["money"], responses=answers(401, 403, 503))
-
-
-def sessions(request: Request) -> Any:
-    """The process's ``async_sessionmaker`` (built in the lifespan as ``live.db``)."""
-    return request.app.state.live.db
-
-
-Db = Annotated[Any, Depends(sessions)]
 
 
 def player_id(player: dict) -> int:
@@ -40,10 +32,10 @@ class Wallet(BaseModel):
 
 
 @router.get("/api/players/me/wallet", response_model=Wallet)
-async def my_wallet(player: Player, db: Db) -> dict:
+async def my_wallet(player: Player, live: Live) -> dict:
     """Balance, chips on each table (as the ledger has them) and the latest ledger lines."""
     try:
         with database():
-            return (await money.wallet(db, player_id(player))).to_json()
+            return (await money.wallet(live.db, player_id(player))).to_json()
     except money.UnknownPlayer as err:
         raise HTTPException(404, err.message) from None

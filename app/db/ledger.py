@@ -18,12 +18,13 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from sqlalchemy import insert, select, tuple_, update
+from sqlalchemy import Select, insert, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .models import LedgerEntry, LedgerTxn, Wallet
+from .reach import iso
 
 HOUSE = "house"
 
@@ -171,3 +172,36 @@ async def lock_wallet(session: AsyncSession, player_id: int) -> Wallet | None:
 async def txn_exists(session: AsyncSession, key: str) -> bool:
     found = await session.execute(select(LedgerTxn.id).where(LedgerTxn.key == key))
     return found.first() is not None
+
+
+async def balance_of(session: AsyncSession, player_id: int) -> int | None:
+    """The wallet's balance read in ``session`` (None: the player has no wallet)."""
+    bal = (
+        await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
+    ).scalar_one_or_none()
+    return None if bal is None else int(bal)
+
+
+def entries_of(player_id: int) -> Select:
+    """A player's ledger entries (wallet and stacks) with their transactions, newest first."""
+    return (
+        select(
+            LedgerTxn.key,
+            LedgerTxn.kind,
+            LedgerTxn.table_id,
+            LedgerTxn.created_at,
+            LedgerEntry.account,
+            LedgerEntry.amount,
+        )
+        .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
+        .where(LedgerEntry.player_id == player_id)
+        .order_by(LedgerEntry.id.desc())
+    )
+
+
+def entry_dicts(rows) -> list[dict]:
+    """The rows of ``entries_of`` as the API shows them."""
+    return [
+        {"key": k, "kind": kind, "table": t, "at": iso(at), "account": acc, "amount": amt}
+        for k, kind, t, at, acc, amt in rows
+    ]

@@ -41,6 +41,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import select, update
 
+from app.db import reach
 from app.db.models import Player as PlayerRow
 from app.services import money
 from app.services.players import BadName, Players, check_name
@@ -115,7 +116,7 @@ def common_passwords() -> frozenset[str]:
 
 
 class Accounts:
-    def __init__(self, db: money.Sessions, players: Players, sessions: Sessions, settings):
+    def __init__(self, db: reach.Sessions, players: Players, sessions: Sessions, settings):
         self.db, self.players, self.sessions = db, players, sessions
         self.hasher = PasswordHasher(
             time_cost=settings.password_time_cost, memory_cost=settings.password_memory_kib
@@ -135,7 +136,7 @@ class Accounts:
     async def guest(self, name: str) -> tuple[dict, Issued]:
         """A new guest with its starting grant, signed in: the cached player, its session."""
         name = check_name(name)
-        with money.reachable("players cannot be registered, signed in or looked up"):
+        with reach.reachable("players cannot be registered, signed in or looked up"):
             async with self.db.begin() as session:
                 row = PlayerRow(name=name, kind="guest")
                 await money.register_player_in(session, row, self.grant)
@@ -164,7 +165,7 @@ class Accounts:
                 raise AccountError(422, e.code, e.message, "username", e.limits) from None
         hashed = await self._hash(password)
         try:
-            with money.reachable("accounts cannot be used"):
+            with reach.reachable("accounts cannot be used"):
                 async with self.db.begin() as session:
                     if guest is None:
                         row = PlayerRow(
@@ -198,7 +199,7 @@ class Accounts:
     async def login(self, username: str, password: str) -> dict:
         """The account's cached player; ``bad_credentials`` for an unknown username and a
         wrong password alike, after the same Argon2 work."""
-        with money.reachable("accounts cannot be used"):
+        with reach.reachable("accounts cannot be used"):
             async with self.db() as session:
                 row = (
                     await session.execute(
@@ -211,7 +212,7 @@ class Accounts:
             raise AuthError("bad_credentials", "the username or the password is wrong")
         if self.hasher.check_needs_rehash(hashed):
             rehashed = await self._hash(password)
-            with money.reachable("accounts cannot be used"):
+            with reach.reachable("accounts cannot be used"):
                 async with self.db.begin() as session:
                     await session.execute(
                         update(PlayerRow)
@@ -232,7 +233,7 @@ class Accounts:
         check_password(new, "new_password")
         if player["kind"] != "account":
             raise AccountError(403, "not_an_account", "a guest has no password; register first")
-        with money.reachable("accounts cannot be used"):
+        with reach.reachable("accounts cannot be used"):
             async with self.db() as session:
                 hashed = (
                     await session.execute(
@@ -242,7 +243,7 @@ class Accounts:
         if not hashed or not await self._verify(hashed, old):
             raise AccountError(403, "wrong_password", "the current password is wrong")
         rehashed = await self._hash(new)
-        with money.reachable("accounts cannot be used"):
+        with reach.reachable("accounts cannot be used"):
             async with self.db.begin() as session:
                 await session.execute(
                     update(PlayerRow)

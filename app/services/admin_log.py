@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import reach
 from app.db.models import AdminAction, Player
-from app.services import money
 
 
 def note(
@@ -28,7 +28,7 @@ def note(
 
 
 async def record(
-    db: money.Sessions,
+    db: reach.Sessions,
     admin_id: int | None,
     action: str,
     target: str,
@@ -36,14 +36,14 @@ async def record(
     detail: dict[str, Any] | None = None,
 ) -> None:
     """The row in a transaction of its own (an action that is not a database write)."""
-    with money.reachable("the action cannot be logged"):
+    with reach.reachable("the action cannot be logged"):
         async with db.begin() as session:
             note(session, admin_id, action, target, reason, detail)
 
 
-async def page(db: money.Sessions, *, page: int, per_page: int) -> dict[str, Any]:
+async def page(db: reach.Sessions, *, page: int, per_page: int) -> dict[str, Any]:
     """The log, newest first, with the operator's name."""
-    with money.reachable("the operators' log cannot be read"):
+    with reach.reachable("the operators' log cannot be read"):
         async with db() as session:
             total = (await session.execute(select(func.count(AdminAction.id)))).scalar_one()
             rows = await session.execute(
@@ -62,7 +62,7 @@ async def page(db: money.Sessions, *, page: int, per_page: int) -> dict[str, Any
                     "target": a.target,
                     "reason": a.reason,
                     "detail": a.detail,
-                    "at": money.iso(a.created_at),
+                    "at": reach.iso(a.created_at),
                 }
                 for a, name in rows
             ]

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import ledger
+from app.db import ledger, reach
 from app.db.ledger import HOUSE, Leg, wallet_account
 from app.db.models import LedgerEntry, Player, Wallet
 from app.services import admin_log, money
@@ -48,23 +48,23 @@ def _player_json(p: Player, balance: int | None) -> dict[str, Any]:
         "kind": p.kind,
         "role": p.role,
         "banned": p.banned_at is not None,
-        "banned_at": money.iso(p.banned_at),
+        "banned_at": reach.iso(p.banned_at),
         "ban_reason": p.ban_reason,
         "balance": balance,
-        "created_at": money.iso(p.created_at),
+        "created_at": reach.iso(p.created_at),
     }
 
 
-async def role_of(db: money.Sessions, pid: int) -> str | None:
+async def role_of(db: reach.Sessions, pid: int) -> str | None:
     """The player's role as the database has it now (a grant or a revoke counts at once)."""
-    with money.reachable("the console cannot be used"):
+    with reach.reachable("the console cannot be used"):
         async with db() as session:
             return (
                 await session.execute(select(Player.role).where(Player.id == pid))
             ).scalar_one_or_none()
 
 
-async def set_role(db: money.Sessions, username: str, role: str) -> Player:
+async def set_role(db: reach.Sessions, username: str, role: str) -> Player:
     """``python -m app admin grant|revoke``: the account's role, logged with no operator."""
     async with db.begin() as session:
         row = (
@@ -81,14 +81,14 @@ async def set_role(db: money.Sessions, username: str, role: str) -> Player:
         return row
 
 
-async def search(db: money.Sessions, q: str, *, page: int, per_page: int) -> dict[str, Any]:
+async def search(db: reach.Sessions, q: str, *, page: int, per_page: int) -> dict[str, Any]:
     """Players whose name or username contains ``q`` (case-insensitively), newest first."""
     q = q.casefold()  # usernames are stored casefolded
     where = or_(
         func.lower(Player.name).contains(q, autoescape=True),
         Player.username.contains(q, autoescape=True),
     )
-    with money.reachable("players cannot be searched"):
+    with reach.reachable("players cannot be searched"):
         async with db() as session:
             total = (await session.execute(select(func.count()).where(where))).scalar_one()
             rows = await session.execute(
@@ -103,9 +103,9 @@ async def search(db: money.Sessions, q: str, *, page: int, per_page: int) -> dic
     return {"items": items, "page": page, "per_page": per_page, "total": int(total)}
 
 
-async def detail(db: money.Sessions, pid: int) -> dict[str, Any]:
+async def detail(db: reach.Sessions, pid: int) -> dict[str, Any]:
     """The player with the wallet as the player sees it (balance, chips on tables)."""
-    with money.reachable("this player cannot be read"):
+    with reach.reachable("this player cannot be read"):
         async with db() as session:
             row = await session.get(Player, pid)
         if row is None:
@@ -119,16 +119,16 @@ async def detail(db: money.Sessions, pid: int) -> dict[str, Any]:
     return out
 
 
-async def ledger_page(db: money.Sessions, pid: int, *, page: int, per_page: int) -> dict[str, Any]:
+async def ledger_page(db: reach.Sessions, pid: int, *, page: int, per_page: int) -> dict[str, Any]:
     """The player's ledger entries (wallet and stacks), newest first."""
-    with money.reachable("the ledger cannot be read"):
+    with reach.reachable("the ledger cannot be read"):
         async with db() as session:
             if await session.get(Player, pid) is None:
                 raise AdminError(404, "unknown_player", f"no player {pid}")
             count = select(func.count()).where(LedgerEntry.player_id == pid)
             total = (await session.execute(count)).scalar_one()
-            page_of = money.entries_of(pid).offset((page - 1) * per_page).limit(per_page)
-            items = money.entry_dicts(await session.execute(page_of))
+            page_of = ledger.entries_of(pid).offset((page - 1) * per_page).limit(per_page)
+            items = ledger.entry_dicts(await session.execute(page_of))
     return {"items": items, "page": page, "per_page": per_page, "total": int(total)}
 
 
@@ -136,13 +136,13 @@ class PlayerActions:
     """Bans and chip adjustments: the database, the sessions (epoch, sockets) and the tables
     (a banned player's seats)."""
 
-    def __init__(self, db: money.Sessions, sessions: Any, tables: Any):
+    def __init__(self, db: reach.Sessions, sessions: Any, tables: Any):
         self.db, self.sessions, self.tables = db, sessions, tables
 
     async def ban(self, admin_id: int, pid: int, reason: str) -> dict[str, Any]:
         if pid == admin_id:
             raise AdminError(409, "ban_self", "an operator cannot ban themselves")
-        with money.reachable("players cannot be banned"):
+        with reach.reachable("players cannot be banned"):
             async with self.db.begin() as session:
                 row = await self._set_ban(session, pid, datetime.now(UTC), reason)
                 admin_log.note(session, admin_id, "ban", f"player:{pid}", reason)
@@ -151,7 +151,7 @@ class PlayerActions:
         return {**_player_json(row, None), "seats_left": seats}
 
     async def unban(self, admin_id: int, pid: int, reason: str) -> dict[str, Any]:
-        with money.reachable("players cannot be unbanned"):
+        with reach.reachable("players cannot be unbanned"):
             async with self.db.begin() as session:
                 row = await self._set_ban(session, pid, None, None)
                 admin_log.note(session, admin_id, "unban", f"player:{pid}", reason)
@@ -197,7 +197,7 @@ class PlayerActions:
         """Chips from the house to the wallet (``amount`` > 0) or back; the new balance, and
         whether this request moved them (False: a retry of one that did)."""
         key = f"adjust:{admin_id}:{request_id}"
-        with money.reachable("chips cannot be moved"):
+        with reach.reachable("chips cannot be moved"):
             async with self.db.begin() as session:
                 wallet = await ledger.lock_wallet(session, pid)
                 if wallet is None:

@@ -38,7 +38,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db import ledger
+from app.db import ledger, reach
 from app.db.ledger import HOUSE, Leg, wallet_account
 from app.db.models import ChipClaim, LedgerEntry, Wallet
 from app.services import money
@@ -138,7 +138,7 @@ class ChipClaims:
     """The daily bonus and the refill of one process (``store``: the live tables, read for the
     stacks of a player who sits)."""
 
-    def __init__(self, db: money.Sessions, store: Any, settings: Settings):
+    def __init__(self, db: reach.Sessions, store: Any, settings: Settings):
         self.db, self.store, self.settings = db, store, settings
 
     def daily_amount(self, streak: int) -> int:
@@ -146,7 +146,7 @@ class ChipClaims:
         return min(s.daily_base + s.daily_step * (streak - 1), s.daily_max)
 
     async def status(self, player_id: int, now: datetime) -> Status:
-        with money.reachable("chips cannot be claimed"):
+        with reach.reachable("chips cannot be claimed"):
             async with self.db() as session:
                 # the chips on tables before the wallet: a cash-out committed between the two
                 # reads then shows as still settling (the page asks again shortly), never as
@@ -164,7 +164,7 @@ class ChipClaims:
     async def claim_daily(self, player_id: int, now: datetime) -> Claim:
         """Today's bonus, once a day; AlreadyClaimed (with the next day's start) otherwise."""
         today = jakarta_day(now)
-        with money.reachable("chips cannot be claimed"):
+        with reach.reachable("chips cannot be claimed"):
             async with self.db.begin() as session:
                 balance = (await self._locked_wallet(session, player_id)).balance
                 daily = await self._daily(session, player_id, today, now)
@@ -182,7 +182,7 @@ class ChipClaims:
     async def claim_refill(self, player_id: int, now: datetime) -> Claim:
         """A refill while bust, ``refills_per_day`` times a day; NotBust or RefillsUsedUp."""
         today = jakarta_day(now)
-        with money.reachable("chips cannot be claimed"):
+        with reach.reachable("chips cannot be claimed"):
             async with self.db.begin() as session:
                 balance = (await self._locked_wallet(session, player_id)).balance
                 held = balance + (await self._chips_at_tables(session, player_id))[0]

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Player, Round
-from app.services.money import iso
+from app.db.reach import iso
 
 Sessions = async_sessionmaker[AsyncSession]
 

@@ -25,10 +25,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Move
+from app.db.reach import iso
 from app.games.errors import GameError
 from app.games.registry import get_ruleset
 from app.services.history import match_seats, readable_match
-from app.services.money import iso
 from app.services.table.errors import TableError
 
 

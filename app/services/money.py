@@ -23,21 +23,18 @@ Calling a function again with a key already written changes nothing.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
-from sqlalchemy import CursorResult, Select, String, cast, func, literal, select, update
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import CursorResult, String, cast, func, literal, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
 from app.db.ledger import HOUSE, Leg, stack_account, wallet_account
 from app.db.models import BuyIn, LedgerEntry, LedgerTxn, Player, Wallet
+from app.db.reach import Sessions, reachable
 
 DEFAULT_STARTING_BALANCE = 1_000
-Sessions = async_sessionmaker[AsyncSession]
 
 
 class MoneyError(Exception):
@@ -58,23 +55,6 @@ class BadBuyIn(MoneyError):
 
 class UnknownPlayer(MoneyError):
     code = "unknown_player"
-
-
-class Unavailable(MoneyError):
-    code = "database_unavailable"
-
-
-UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError)
-
-
-@contextlib.contextmanager
-def reachable(what: str) -> Iterator[None]:
-    """A database that cannot be reached inside is :class:`Unavailable` (HTTP 503
-    ``database_unavailable``), saying that ``what`` cannot be done right now."""
-    try:
-        yield
-    except UNREACHABLE as err:
-        raise Unavailable(f"{what} right now (database unreachable); try again shortly") from err
 
 
 def starting_balance() -> int:
@@ -280,12 +260,10 @@ async def balance(db: Sessions, player_id: int) -> int:
 
 async def _balance_in(session: AsyncSession, player_id: int) -> int:
     """The wallet's balance read in ``session``; ``UnknownPlayer`` without a wallet."""
-    bal = (
-        await session.execute(select(Wallet.balance).where(Wallet.player_id == player_id))
-    ).scalar_one_or_none()
+    bal = await ledger.balance_of(session, player_id)
     if bal is None:
         raise UnknownPlayer(f"player {player_id} has no wallet")
-    return int(bal)
+    return bal
 
 
 async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView:
@@ -298,44 +276,12 @@ async def wallet(db: Sessions, player_id: int, *, limit: int = 20) -> WalletView
             .group_by(LedgerEntry.account)
         )
         at_tables = {acc.split(":")[1]: int(total) for acc, total in stacks if total}
-        rows = await session.execute(entries_of(player_id).limit(limit))
+        rows = await session.execute(ledger.entries_of(player_id).limit(limit))
         recent = [
             {**e, "account": "wallet" if e["account"].startswith("wallet:") else "stack"}
-            for e in entry_dicts(rows)
+            for e in ledger.entry_dicts(rows)
         ]
     return WalletView(int(bal), at_tables, recent)
-
-
-def entries_of(player_id: int) -> Select:
-    """A player's ledger entries (wallet and stacks) with their transactions, newest first."""
-    return (
-        select(
-            LedgerTxn.key,
-            LedgerTxn.kind,
-            LedgerTxn.table_id,
-            LedgerTxn.created_at,
-            LedgerEntry.account,
-            LedgerEntry.amount,
-        )
-        .join(LedgerEntry, LedgerEntry.txn_id == LedgerTxn.id)
-        .where(LedgerEntry.player_id == player_id)
-        .order_by(LedgerEntry.id.desc())
-    )
-
-
-def entry_dicts(rows) -> list[dict]:
-    """The rows of ``entries_of`` as the API shows them."""
-    return [
-        {"key": k, "kind": kind, "table": t, "at": iso(at), "account": acc, "amount": amt}
-        for k, kind, t, at, acc, amt in rows
-    ]
-
-
-def iso(dt: datetime | None) -> str | None:
-    """ISO 8601 in UTC (SQLite hands back naive UTC timestamps)."""
-    if dt is None:
-        return None
-    return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).isoformat()
 
 
 async def audit(db: Sessions) -> dict:

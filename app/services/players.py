@@ -11,10 +11,10 @@ import re
 import unicodedata
 
 import orjson
-from redis.asyncio import Redis
 
+from app.db import reach
 from app.db.models import Player as PlayerRow
-from app.services import money
+from app.store.connection import Client
 from app.store.keys import Keys
 
 NAME_MIN, NAME_MAX = 2, 24
@@ -69,7 +69,7 @@ class Players:
     app/services/sessions.py). The cache expires after ``cache_seconds`` (an access token's
     life), so a cache left behind by a lost write heals by itself; the database is the truth."""
 
-    def __init__(self, redis: Redis, keys: Keys, db: money.Sessions, *, cache_seconds: int):
+    def __init__(self, redis: Client, keys: Keys, db: reach.Sessions, *, cache_seconds: int):
         self.redis, self.keys, self.db = redis, keys, db
         self.cache_seconds = cache_seconds
 
@@ -78,7 +78,7 @@ class Players:
         raw = await self.redis.get(self.keys.player(pid))
         if raw is not None:
             return orjson.loads(raw)
-        with money.reachable("players cannot be registered, signed in or looked up"):
+        with reach.reachable("players cannot be registered, signed in or looked up"):
             async with self.db() as session:
                 row = await session.get(PlayerRow, pid)
         return None if row is None else await self.remember(row)

@@ -32,13 +32,13 @@ from typing import Any
 
 import jwt
 import orjson
-from redis.asyncio import Redis
 from sqlalchemy import select, update
 
+from app.db import reach
 from app.db.models import AuthSession
 from app.db.models import Player as PlayerRow
-from app.services import money
 from app.services.players import Players
+from app.store.connection import Client
 from app.store.keys import Keys
 
 ALGORITHM = "HS256"
@@ -141,7 +141,7 @@ def token_hash(token: str) -> str:
 
 
 class Sessions:
-    def __init__(self, redis: Redis, keys: Keys, db: money.Sessions, players: Players, settings):
+    def __init__(self, redis: Client, keys: Keys, db: reach.Sessions, players: Players, settings):
         self.redis, self.keys, self.db, self.players = redis, keys, db, players
         self.keyring = Keyring(settings.signing_keys)
         self.access_seconds = settings.access_token_seconds
@@ -157,7 +157,7 @@ class Sessions:
         """A new refresh session for the (cached) player and its first access token; a
         banned player gets none."""
         refuse_banned(player)
-        with money.reachable("sessions cannot be started or checked"):
+        with reach.reachable("sessions cannot be started or checked"):
             async with self.db.begin() as session:
                 return await self.start_in(session, player)
 
@@ -179,7 +179,7 @@ class Sessions:
         refresh token stays, with the time it has left."""
         if not refresh:
             raise AuthError("session_ended", "no session to refresh; sign in")
-        with money.reachable("sessions cannot be started or checked"):
+        with reach.reachable("sessions cannot be started or checked"):
             async with self.db() as session:
                 found = (
                     await session.execute(
@@ -210,7 +210,7 @@ class Sessions:
 
     async def end_all(self, pid: int) -> dict[str, Any]:
         """Every session of the player ends (logout); the player, cached at its new epoch."""
-        with money.reachable("sessions cannot be started or checked"):
+        with reach.reachable("sessions cannot be started or checked"):
             async with self.db.begin() as session:
                 row = await self.end_all_in(session, pid)
         return await self.announce(row)

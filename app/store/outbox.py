@@ -458,9 +458,12 @@ class DeadLetters:
         self.keys = Keys(prefix)
         self.redis, self.key = redis, self.keys.dead_letters
 
+    async def count(self) -> int:
+        return int(await self.redis.xlen(self.key))
+
     async def page(self, *, page: int, per_page: int) -> tuple[int, list[dict[str, Any]]]:
         """(how many there are, the page of them newest first)."""
-        total = await self.redis.xlen(self.key)
+        total = await self.count()
         rows: Any = await self.redis.xrevrange(self.key, count=page * per_page)
         return total, [_letter(i, f) for i, f in rows[(page - 1) * per_page :]]
 

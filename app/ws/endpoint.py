@@ -53,15 +53,19 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.services import money
+from app.config import Settings
+from app.db import reach
 from app.services.clients import client_address
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Identity
 from app.services.table.errors import error_reply
+from app.services.wiring import Services
+from app.store.hub import Hub
 from app.store.outage import REDIS_DOWN
 from app.store.tables import NotReplicated
 
 from . import protocol as P
+from .presence import PresenceKeeper
 
 router = APIRouter()
 log = logging.getLogger("meja.sockets")
@@ -227,7 +231,7 @@ class Watchdog:
     """Checks every socket of the process (``Conn.check``) every tick, with one timer while
     any is open: a timer per socket cost some 300 bytes each."""
 
-    def __init__(self, hub: Any, settings: Any) -> None:
+    def __init__(self, hub: Hub, settings: Settings) -> None:
         self.hub, self.settings = hub, settings
         self._timer: asyncio.TimerHandle | None = None
 
@@ -247,6 +251,40 @@ class Watchdog:
             self.arm()
 
 
+class Sockets:
+    """The socket layer of a process: the services it serves, the hub's callbacks (what a
+    table's channel and the control channel say) and its own workers, the watchdog and
+    presence (app/ws/presence.py)."""
+
+    def __init__(self, services: Services):
+        self.services = services
+        self.watchdog = Watchdog(services.hub, services.settings)
+        self.keeper = PresenceKeeper(services)
+
+    async def deliver(self, tid: str, message: dict, socks: list[Conn]) -> None:
+        """Chat goes to every socket as is; a presence change is read and told; versions go
+        through the fan-out."""
+        if "chat" in message:
+            data = orjson.dumps(message["chat"])
+            for s in socks:
+                s.push_json(data)
+        elif "presence" in message:
+            await self.keeper.changed(tid, socks)
+        else:
+            await self.services.views.fanout(tid, message, socks)
+
+    def revoked(self, message: dict[str, Any]) -> None:
+        """Every session of a player ended (logout, password change): its sockets signed at
+        an older epoch are closed with 4401."""
+        pid, ep = message.get("revoked"), message.get("ep")
+        if pid is None or ep is None:
+            return
+        for socks in list(self.services.hub.sockets.values()):
+            for conn in list(socks):
+                if conn.pid == pid and conn.ep < ep:
+                    conn.end(REFUSED)
+
+
 def _transport(ws: WebSocket) -> asyncio.Transport | None:
     """The connection's transport, to drop it at once (the peer sees a reset). ASGI has no
     way to: a close frame waits behind the backlog, and asyncio's ``transport.close`` flushes
@@ -263,14 +301,15 @@ def origin_ok(ws: WebSocket, settings) -> bool:
 
 async def table_socket(ws: WebSocket) -> None:
     tid = ws.path_params["tid"]
-    live = ws.app.state.live
+    sockets: Sockets = ws.app.state.sockets
+    live = sockets.services
     settings = live.settings
     if not origin_ok(ws, settings):
         await _refuse(live, ws, 4403, "origin not trusted", accept=False)
         return
     try:
         who = await _identity(live, ws)
-    except money.Unavailable:  # the player is not cached and the database is down
+    except reach.Unavailable:  # the player is not cached and the database is down
         await _refuse(live, ws, AGAIN, "database_unavailable")
         return
     except REDIS_DOWN:
@@ -286,7 +325,7 @@ async def table_socket(ws: WebSocket) -> None:
     outage = False  # Redis failed while serving: closed with 1013 ``redis_unavailable``
     present = False
     try:
-        live.watchdog.arm()
+        sockets.watchdog.arm()
         if await live.hub.join(tid, conn) is None:
             # Sent here, not queued: the writer is cancelled below (conn.stop) and would lose it
             # unless leaving the table happened to yield first (it does not on redis-py < 8).
@@ -297,7 +336,7 @@ async def table_socket(ws: WebSocket) -> None:
         await _send_state(live, tid, conn, _version(ws.query_params.get("v")))
         conn.push({"type": "chat_log", "lines": await live.hub.recent_chat(tid)})
         present = True
-        await live.presence_keeper.arrive(tid, conn)
+        await sockets.keeper.arrive(tid, conn)
         code = await _serve(live, tid, conn)
     except WebSocketDisconnect as e:
         code = e.code
@@ -310,7 +349,7 @@ async def table_socket(ws: WebSocket) -> None:
             await live.hub.leave(tid, conn)
         if present:
             with contextlib.suppress(*REDIS_DOWN):  # Redis gone: the member lapses by itself
-                await live.presence_keeper.depart(tid, conn)
+                await sockets.keeper.depart(tid, conn)
         await conn.stop()
         if outage:
             with contextlib.suppress(Exception):  # the client may be gone already
@@ -318,7 +357,9 @@ async def table_socket(ws: WebSocket) -> None:
         conn.linger()
 
 
-async def _refuse(live, ws: WebSocket, code: int, reason: str, *, accept: bool = True) -> None:
+async def _refuse(
+    live: Services, ws: WebSocket, code: int, reason: str, *, accept: bool = True
+) -> None:
     """Close the handshake with ``code`` (accepted first, so the client reads it; an origin
     refusal is an HTTP 403 instead), logged with its reason and counted."""
     log.info(
@@ -336,13 +377,13 @@ async def _refuse(live, ws: WebSocket, code: int, reason: str, *, accept: bool =
     await ws.close(code=code, reason=reason if code == AGAIN else None)
 
 
-def _error(live, conn: Conn, reply: dict[str, Any]) -> None:
+def _error(live: Services, conn: Conn, reply: dict[str, Any]) -> None:
     """Send an error message, counted by its code."""
     live.metrics.error("socket", reply["code"])
     conn.push(reply)
 
 
-async def _identity(live, ws: WebSocket) -> Identity | None:
+async def _identity(live: Services, ws: WebSocket) -> Identity | None:
     """The socket's player: ``?ticket=``, else ``Authorization: Bearer``, else the cookie;
     None (a spectator) when it brings none of them."""
     ticket = ws.query_params.get("ticket")
@@ -354,24 +395,12 @@ async def _identity(live, ws: WebSocket) -> Identity | None:
     return await live.sessions.authenticate(token) if token else None
 
 
-def revoked(live, message: dict[str, Any]) -> None:
-    """The hub's control callback: every session of a player ended (logout, password
-    change), so its sockets signed at an older epoch are closed with 4401."""
-    pid, ep = message.get("revoked"), message.get("ep")
-    if pid is None or ep is None:
-        return
-    for socks in list(live.hub.sockets.values()):
-        for conn in list(socks):
-            if conn.pid == pid and conn.ep < ep:
-                conn.end(REFUSED)
-
-
 # A plain Starlette route: FastAPI's dependency machinery would keep its exit stacks and
 # frames alive for the socket's whole life (a few KiB per idle socket, bench/README.md).
 router.add_websocket_route("/ws/tables/{tid}", table_socket)
 
 
-async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
+async def _send_state(live: Services, tid: str, conn: Conn, since: int | None) -> None:
     """A fresh state with the events after ``since`` (connect, ``sync``). The answer is built
     while the fan-out may queue a newer version: then it is built again at that one, so the
     socket's states stay in version order."""
@@ -388,7 +417,7 @@ async def _send_state(live, tid: str, conn: Conn, since: int | None) -> None:
         await _send_state(live, tid, conn, conn.last_v)
 
 
-async def _serve(live, tid: str, conn: Conn) -> int:
+async def _serve(live: Services, tid: str, conn: Conn) -> int:
     """Answer the socket's messages until it closes; the close code."""
     settings = live.settings
     limiter = P.RateLimiter(settings.rate_per_second, settings.rate_burst)
@@ -403,7 +432,7 @@ async def _serve(live, tid: str, conn: Conn) -> int:
         await _handle(live, tid, conn, raw)
 
 
-async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> None:
+async def _handle(live: Services, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> None:
     """One message. Its own function so that the parsed message is freed once answered, not
     kept by every socket until its next message (3,000 of them stayed in the collector's middle
     generation, bench/README.md)."""
@@ -473,7 +502,7 @@ async def _handle(live, tid: str, conn: Conn, raw: MutableMapping[str, Any]) -> 
         )
 
 
-async def _back(live, tid: str, conn: Conn) -> None:
+async def _back(live: Services, tid: str, conn: Conn) -> None:
     if conn.pid is not None:
         await live.tables.back(tid, conn.pid)
 
@@ -484,16 +513,3 @@ def _version(raw: str | None) -> int | None:
     if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18:
         return int(raw)
     return None
-
-
-async def deliver(live, tid: str, message: dict, socks: list[Conn]) -> None:
-    """The hub's callback: chat goes to every socket as is; a presence change is read and
-    told (app/ws/presence.py); versions go through the fan-out."""
-    if "chat" in message:
-        data = orjson.dumps(message["chat"])
-        for s in socks:
-            s.push_json(data)
-    elif "presence" in message:
-        await live.presence_keeper.changed(tid, socks)
-    else:
-        await live.views.fanout(tid, message, socks)

@@ -18,11 +18,13 @@ from typing import Any
 
 import orjson
 
+from app.services.wiring import Services
+
 log = logging.getLogger("meja.sockets")
 
 
 class PresenceKeeper:
-    def __init__(self, live: Any):
+    def __init__(self, live: Services):
         self.live = live
         self.sent: dict[str, set[int]] = {}  # table -> the set this process's sockets last got
 

@@ -5,19 +5,19 @@ kept their chips beside the document included."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from redis.asyncio import Redis
 
 from app.config import Settings
 from app.games.gaple import RULESET as GAPLE
 from app.metrics import Metrics
-from app.services import admin_tables
+from app.services.admin_tables import AdminTables
 from app.services.records import outbox_consumer
 from app.services.table import chips
 from app.services.table import doc as D
+from app.services.table.views import TableViews
 from app.services.table.write import TableWriter, now_ms
 from app.store.keys import Keys
+from app.store.outbox import DeadLetters
 from app.store.tables import Snapshot, TableStore
 from tests.monitor import monitored
 
@@ -34,7 +34,15 @@ async def test_the_audit_sends_the_same_commands_for_5_and_30_tables_and_balance
     store = TableStore(redis, Keys("a:"), stream_len=50, command_ttl=60)
     writer = TableWriter(settings, store, metrics=Metrics(), wake=_nothing, chips=True)
     consumer = outbox_consumer(redis, sessions, prefix="a:")
-    live = SimpleNamespace(db=sessions, store=store, outbox=consumer)
+    admin = AdminTables(
+        sessions,
+        store,
+        writer,
+        TableViews(store),
+        consumer,
+        DeadLetters(redis, "a:"),
+        Metrics(),
+    )
 
     async def bot_table(n: int) -> None:
         """A Gaple table with a bot seated on a stack of 100 + n (the house funds it through
@@ -51,12 +59,12 @@ async def test_the_audit_sends_the_same_commands_for_5_and_30_tables_and_balance
 
     made, sent = 0, {}
     try:
-        await admin_tables.money_report(live)  # the scripts are loaded on first use
+        await admin.money_report()  # the scripts are loaded on first use
         for n in (5, 30):
             for t in range(made, n):
                 await bot_table(t)
             made = n
-            report, ran = await monitored(spare_redis, lambda: admin_tables.money_report(live))
+            report, ran = await monitored(spare_redis, admin.money_report)
             read = [c.split(" ")[2:] for c in ran.sent + ran.scripted]
             assert not any("doc" in fields for fields in read)  # no HGET/HMGET of a document
             sent[n] = ran.names()
@@ -66,7 +74,7 @@ async def test_the_audit_sends_the_same_commands_for_5_and_30_tables_and_balance
 
         while await consumer.run_once(block_ms=10):
             pass
-        report = await admin_tables.money_report(live)
+        report = await admin.money_report()
         assert report["outbox_backlog"] == 0
         assert report["ok"] and report["stacks_in_redis"] == report["stacks_in_play"] > 0, report
 

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from app.db import reach
 from app.services import money
 
 
@@ -70,7 +71,7 @@ async def test_buy_in_with_the_database_down_is_refused_clearly(tmp_path):
         "postgresql://postgres@127.0.0.1:1/test" if fixtures.ON_PG else f"sqlite:///{tmp_path}"
     )  # a directory: cannot be opened
     engine = make_engine(url)
-    with pytest.raises(money.Unavailable, match="database unreachable"):
+    with pytest.raises(reach.Unavailable, match="database unreachable"):
         await money.buy_in(make_sessionmaker(engine), 1, "T", 0, 100, key="k")
     await engine.dispose()
 

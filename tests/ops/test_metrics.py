@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import time
 import uuid
-from types import SimpleNamespace
 
 import httpx
 import orjson
@@ -17,6 +16,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app.metrics import Metrics
+from app.services.wiring import consumer_numbers, shared_numbers
 from app.store.keys import Keys
 from app.store.outbox import OutboxConsumer
 from app.store.tables import TableStore
@@ -212,8 +212,9 @@ async def test_a_scrape_sends_the_same_redis_commands_for_10_and_200_live_tables
         return [True] * len(entries)
 
     consumer = OutboxConsumer(redis, write, prefix="m:")
-    live = SimpleNamespace(store=store, outbox=consumer, redis=redis, keys=store.keys)
     metrics = Metrics()
+    metrics.on_scrape(shared_numbers(metrics, store, consumer))
+    metrics.read_at_scrape(consumer_numbers(consumer))
     value = metrics.registry.get_sample_value
     made, sent = 0, {}
     try:
@@ -223,7 +224,7 @@ async def test_a_scrape_sends_the_same_redis_commands_for_10_and_200_live_tables
                 res = await store.cas(f"t{t}", 0, {"n": t}, events=[], live="+1", outbox=entries)
                 assert res.status == "ok"
             made = n
-            _, ran = await monitored(spare_redis, lambda: metrics.refresh(live))
+            _, ran = await monitored(spare_redis, metrics.refresh)
             sent[n] = ran.names()
             assert not any("XLEN" in c and "outbox:dead" not in c for c in ran.sent)
             assert value("meja_live_tables") == n
@@ -233,7 +234,7 @@ async def test_a_scrape_sends_the_same_redis_commands_for_10_and_200_live_tables
 
         while await consumer.run_once(block_ms=10):
             pass
-        await metrics.refresh(live)
+        await metrics.refresh()
         assert await consumer.backlog() == 0
         for name in ("meja_outbox_backlog", "meja_outbox_lag_seconds", "meja_outbox_pending"):
             assert value(name) == 0, name

@@ -21,6 +21,7 @@ import contextlib
 import secrets
 from typing import Any
 
+from app.db import reach
 from app.games import registry
 from app.games.base import opt_int
 from app.games.errors import BadOptions
@@ -196,7 +197,7 @@ class Seating(TableParts):
             res, _ = await self.writer.change(tid, build, snap=snap)
         except TableError:
             if key is not None:  # this call's seat was surely not taken: refund it now
-                with contextlib.suppress(money.Unavailable):  # else the reconciler will
+                with contextlib.suppress(reach.Unavailable):  # else the reconciler will
                     await money.settle_buy_in(self.db, key, seated=False)
             raise
         if res is None or res.current is None:
@@ -314,7 +315,7 @@ class Seating(TableParts):
     async def _balance(self, pid: Any) -> int:
         try:
             return await money.balance(self.db, pid)
-        except money.Unavailable as e:
+        except reach.Unavailable as e:
             raise TableError(503, e.code, e.message) from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
@@ -344,7 +345,7 @@ class Seating(TableParts):
             return key
         except money.BadBuyIn as e:
             raise TableError(422, e.code, e.message, "buy_in") from e
-        except money.Unavailable as e:
+        except reach.Unavailable as e:
             raise TableError(503, e.code, e.message) from e
         except money.MoneyError as e:
             raise TableError(409, e.code, e.message) from e
