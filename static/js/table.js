@@ -111,7 +111,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     onChat(msg) {
       if (msg.seat === st.table?.you) chatSent = false;
       if (msg.id && st.chat.some((m) => m.id === msg.id)) return; // also in the kept lines
-      const unread = msg.seat === st.table?.you || chatShown() ? 0 : st.unread + 1;
+      const mine = isSeat(msg.seat) && msg.seat === st.table?.you;
+      const unread = chatShown() ? 0 : mine ? st.unread : st.unread + 1;
       store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT), unread });
       if (msg.quick) bubble(msg);
     },
@@ -416,7 +417,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   function plate(seat, at) {
     const v = st.view;
     const info = seatInfo(seat);
-    const extra = game().seatInfo(v, seat, ctx);
+    const extra = game().seatInfo(boardView(), seat, ctx); // in a pause: as the round ended
     const flags = [];
     if (info.bot) flags.push(h("span", { class: "tag" }, t("table.bot")));
     if (info.away) flags.push(h("span", { class: "tag tag-warn" }, t("table.away")));
@@ -509,7 +510,6 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     const gap = parseFloat(cs.columnGap) || 6;
     const fit = handFit(hand.children.length, hand.clientWidth, handRoom(felt.el.clientHeight, max), { max, gap });
     hand.style.setProperty("--tile-w", `${fit.tile}px`);
-    hand.dataset.rows = fit.rows;
   }
 
   /** Take seat n; at a chips table with the chips the player chooses to bring. */

@@ -117,6 +117,16 @@ def test_no_input_while_the_connection_is_down(new_page):
     page.click("[data-tab=history]")
     page.wait_for_timeout(300)
     shot(page, "offline-phone")
+    # the hint is not drawn over the tiles: none is lifted into the bar while offline
+    over = page.evaluate(
+        """() => {
+          const n = document.querySelector('.offline-note')?.getBoundingClientRect();
+          return n ? [...document.querySelectorAll('.hand-tile')].map(t => t.getBoundingClientRect())
+            .filter(t => t.top < n.bottom && t.bottom > n.top && t.left < n.right && t.right > n.left)
+            .length : -1;
+        }"""
+    )
+    assert over == 0, f"the offline hint covers {over} tiles"
     page.context.set_offline(False)
     page.locator(".banner[data-status=back]").wait_for(timeout=15000)
     page.locator(".hand-tile.legal:not([disabled])").first.wait_for(timeout=5000)
