@@ -121,9 +121,10 @@ def test_no_input_while_the_connection_is_down(new_page):
     over = page.evaluate(
         """() => {
           const n = document.querySelector('.offline-note')?.getBoundingClientRect();
-          return n ? [...document.querySelectorAll('.hand-tile')].map(t => t.getBoundingClientRect())
-            .filter(t => t.top < n.bottom && t.bottom > n.top && t.left < n.right && t.right > n.left)
-            .length : -1;
+          const r = (e) => e.getBoundingClientRect();
+          const tiles = [...document.querySelectorAll('.hand-tile')].map(r);
+          return n ? tiles.filter(t => t.top < n.bottom && t.bottom > n.top
+            && t.left < n.right && t.right > n.left).length : -1;
         }"""
     )
     assert over == 0, f"the offline hint covers {over} tiles"
