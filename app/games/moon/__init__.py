@@ -59,8 +59,10 @@ from .state import (
 
 KINDS = ("bid", "pass", "trump", "discard", "play")
 # What a finished round's board shows: the view's public parts (the tricks were played face up)
-BOARD = ("phase", "bids", "bidder", "contract", "trump", "leader", "trick", "last_trick")
-BOARD += ("tricks_won", "tricks_by_seat", "widow_count")
+BOARD = (
+    *("phase", "bids", "bidder", "contract", "trump", "leader", "trick", "last_trick"),
+    *("tricks_won", "tricks_by_seat", "widow_count"),
+)
 
 
 MoonAction = BidAction | Pass | NameTrump | Discard | Play
