@@ -228,3 +228,21 @@ def test_moon_bids_on_a_phone_say_who_bid(new_page):
     assert_words(page, "moon bids")
     shot(page, "phone-moon-bids")
     assert page.errors == []
+
+
+def test_a_spectator_sees_the_whole_table_under_the_banner(new_page):
+    host = new_page("Hana")
+    table = open_vs_bots(host, "gaple")
+    watcher = new_page("Rudi")
+    watcher.goto(watcher.url.split("#")[0] + f"#/t/{table}")
+    watcher.wait_for_selector(".banner[data-status=spectating]")
+    watcher.wait_for_selector(".felt .board")
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        watcher.set_viewport_size(size)
+        watcher.wait_for_timeout(300)
+        m = watcher.evaluate(FITS)
+        assert m["felt"] <= 1, f"{name}: {m}"
+        assert size == PHONE or m["scroll"] <= 1, f"{name}: {m}"
+        assert_words(watcher, f"spectator {name}")
+        shot(watcher, f"phone-spectator-{name}")
+    assert watcher.errors == []
