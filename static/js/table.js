@@ -415,9 +415,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   }
 
   function plate(seat, at) {
-    const v = st.view;
+    const v = boardView(); // in a pause: as the round ended
     const info = seatInfo(seat);
-    const extra = game().seatInfo(boardView(), seat, ctx); // in a pause: as the round ended
+    const extra = game().seatInfo(v, seat, ctx);
     const flags = [];
     if (info.bot) flags.push(h("span", { class: "tag" }, t("table.bot")));
     if (info.away) flags.push(h("span", { class: "tag tag-warn" }, t("table.away")));
@@ -454,7 +454,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   }
 
   function handArea() {
-    const v = st.view;
+    const v = boardView();
     if (!v.hand) return null;
     const off = offline();
     const myTurn = isMyTurn();
@@ -549,7 +549,13 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   function boardView() {
     const ev = st.roundEvent;
     if (!pause() || !ev?.board || isOver()) return st.view;
-    return { ...st.view, ...ev.board, must_cover: null, drawn: null };
+    // the hands as they ended too: Cross and Mexican Train show them (O-2), Moon's are played out
+    const hands = ev.hands || [];
+    return {
+      ...st.view, ...ev.board, must_cover: null, drawn: null,
+      hand: st.view.hand ? hands[mySeat()] || [] : null,
+      hand_counts: st.view.hand_counts?.map((_, i) => hands[i]?.length ?? 0),
+    };
   }
 
   function board() {

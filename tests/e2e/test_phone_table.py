@@ -167,6 +167,10 @@ def test_o6_the_finished_board_stays_beside_the_result_until_the_next_round(new_
     shown = page.locator(".board svg .tile").count()
     dealt = {"mexican_train": 1, "cross": 0, "moon": 0}[game]  # a new deal's board
     assert shown > dealt, f"{game}: the board shows the new deal, not the finished round"
+    # the hands as they ended (Moon's are played out), not the next round's deal
+    you = page.evaluate("window.meja.view.seat")
+    left = len(ev["hands"][you]) if ev.get("hands") else 0
+    assert page.locator(".hand .hand-tile").count() == left
     board, panel = page.locator(".board").bounding_box(), page.locator(RESULT).bounding_box()
     assert panel["x"] >= board["x"] + board["width"] - 1, "the result stands beside the board"
     assert_words(page, f"{game} finished board")
