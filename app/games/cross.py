@@ -417,7 +417,9 @@ class Cross(Ruleset[State, CrossAction]):
         }
         hands = [T.hand_json(h) for h in state.hands]
         detail = {**summary, "scores": scores, "hands": hands}
-        over_event = {"type": "round_over", **detail}
+        # the finished cross, public (O-2), for the pause before the next round (O-6)
+        board = {"cross": self.view(state, None)["cross"]}
+        over_event = {"type": "round_over", **detail, "board": board}
         ended = (RoundResult(state.round_no, winner, ending, None, detail),)
         new = evolve(
             state, scores=tuple(scores), rounds=state.rounds + (summary,), turn=None, drawn=None

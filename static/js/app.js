@@ -71,12 +71,13 @@ function header() {
     // at a table, the stack there; elsewhere the chips on tables, when there are any
     const away = stackHere ?? (me.chips?.chips_at_tables || null);
     const where = stackHere !== null ? "chips.here" : "chips.tables";
-    // a phone shows the numbers with short words, so the language names fit beside them
+    // a phone stacks the wallet over the chips on tables ("● 600" / "+400 di meja"), whole,
+    // never cut: the number that matters is the sum of both
     chips.replaceChildren(
       h("span", { class: "chips-long" }, `● ${t("chips.wallet", { n })}`,
         away !== null ? h("span", { class: "chips-table" }, ` · ${t(where, { n: away })}`) : null),
-      h("span", { class: "chips-short", "aria-hidden": "true" }, `● ${fmt(n)}`,
-        away !== null ? h("span", { class: "chips-table" }, ` · ${t(`${where}.short`, { n: away })}`) : null));
+      h("span", { class: "chips-short", "aria-hidden": "true" }, h("span", {}, `● ${fmt(n)}`),
+        away !== null ? h("span", { class: "chips-table" }, t(`${where}.short`, { n: away })) : null));
     chips.dataset.wallet = n;
     chips.dataset.table = away ?? "";
     chips.title = t("chips.help");
@@ -124,9 +125,10 @@ function claimButton() {
   const long = kind === "daily" ? t("claim.daily", { n: amount, day: c.daily.streak })
     : kind === "refill" ? t("claim.refill", { n: amount })
       : t("claim.daily.done", { day: c.daily.streak });
-  // a phone shows the amount alone (the label stays in aria-label and the tooltip)
+  // a phone shows a short label over the amount (the whole sentence in aria-label and tooltip)
   btn.replaceChildren(h("span", { class: "chips-long" }, long),
-    h("span", { class: "chips-short", "aria-hidden": "true" }, kind === "done" ? "✓" : `+${fmt(amount)}`));
+    h("span", { class: "chips-short", "aria-hidden": "true" }, kind === "done" ? "✓"
+      : [h("span", { class: "claim-what" }, t(`claim.${kind}.short`)), h("span", {}, `+${fmt(amount)}`)]));
   btn.dataset.kind = kind;
   btn.disabled = kind === "done";
   btn.setAttribute("aria-label", long);

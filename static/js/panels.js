@@ -62,9 +62,11 @@ export function chatText(m) { return m.quick ? t(`quick.${m.quick}`) : m.text; }
  * History (newest first), chat (none without `onChat`: a replay) and, once a round has ended,
  * its result (`result`: a function drawing it), as tabs: the result panel closes when the next
  * round is dealt, this one stays. `onQuick` (players only) adds the quick chat row; `offline`
- * disables sending while the connection is down (it would be lost).
+ * disables sending while the connection is down (it would be lost). `unread`: the chat lines
+ * not seen yet, a badge on the chat tab; `onClose`: a phone's chat sheet closes.
  */
-export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat, onQuick, offline, result }) {
+export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, onChat, onQuick, offline, result,
+  unread = null, onClose = null }) {
   const tabs = [["history", "table.history"], ...(onChat ? [["chat", "table.chat"]] : [])];
   if (result) tabs.push(["result", "table.last_result"]);
   const body = tab === "result" && result ? h("div", { class: "side-result" }, result())
@@ -95,5 +97,7 @@ export function sideEl({ tab, log, chat, describe, chatName, chatError, onTab, o
       // on press, not on click: the panel is drawn again with every move, and a click whose
       // press and release land on two drawings of the button is lost (keys still click)
       onpointerdown: () => onTab(k), onclick: () => onTab(k),
-    }, t(label)))), body);
+    }, t(label), k === "chat" && unread ? h("span", { class: "unread", "data-testid": "unread-tab" }, unread) : null)),
+    onClose ? h("button", { class: "btn btn-ghost side-close", type: "button", "data-action": "close-chat",
+      "aria-label": t("table.chat.close"), onclick: onClose }, "✕") : null), body);
 }

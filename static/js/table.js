@@ -6,7 +6,7 @@
 // dirty region is drawn once on the next animation frame, in the order of `draw` below (the
 // board last, so it measures its box after the plates and hand have taken their room).
 
-import { h, clear, sameTile, slot } from "./dom.js";
+import { h, s, clear, sameTile, slot } from "./dom.js";
 import { t, fmt, count } from "./i18n.js";
 import { tileSvg, backsSvg } from "./tiles.js";
 import { TableSocket, tableSocketUrl } from "./socket.js";
@@ -24,6 +24,7 @@ import { placedTile, slideFrom } from "./motion.js";
 import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
 import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
+import { handFit, handRoom } from "./hand_fit.js";
 
 const MAX_LOG = 200; // = HISTORY in app/services/table/views.py: a reload shows the same lines
 const MAX_CHAT = 100;
@@ -36,6 +37,8 @@ const SHOWS = {
   view: ["layout", "top", "plates", "hand", "board", "result"],
   log: ["side", "board"],
   chat: ["side"],
+  chatOpen: ["side", "top"],
+  unread: ["side", "top"],
   chatError: ["side"],
   tab: ["side"],
   status: ["banner", "hand", "side"],
@@ -60,7 +63,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
     turnSeat: null, flashes: [], tab: "history", chatError: null, online: null, bubbles: [],
-    gone: null, removed: null, removedIdle: false, lastResult: null,
+    gone: null, removed: null, removedIdle: false, lastResult: null, chatOpen: false, unread: 0,
   }, SHOWS);
   const st = store.state;
   let wasDown = false;
@@ -108,7 +111,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     onChat(msg) {
       if (msg.seat === st.table?.you) chatSent = false;
       if (msg.id && st.chat.some((m) => m.id === msg.id)) return; // also in the kept lines
-      store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT) });
+      const mine = isSeat(msg.seat) && msg.seat === st.table?.you;
+      const unread = chatShown() ? 0 : mine ? st.unread : st.unread + 1;
+      store.set({ chat: [...st.chat, msg].slice(-MAX_CHAT), unread });
       if (msg.quick) bubble(msg);
     },
     /** The table's kept lines (on every connect): what was said before, or while away. */
@@ -125,6 +130,14 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     const b = { seat: msg.seat, text: t(`quick.${msg.quick}`), emote: QUICK_EMOTES.includes(msg.quick) };
     store.set({ bubbles: [...st.bubbles.filter((x) => x.seat !== msg.seat), b] });
     setTimeout(() => store.set({ bubbles: st.bubbles.filter((x) => x !== b) }), BUBBLE_MS);
+  }
+
+  /** The chat is on the screen: its tab, and on a phone its sheet opened over the table. */
+  function chatShown() { return st.tab === "chat" && (!PHONE?.matches || st.chatOpen); }
+
+  /** A phone's chat: a sheet over the hand, the board above it still in view. */
+  function toggleChat() {
+    store.set(st.chatOpen ? { chatOpen: false } : { chatOpen: true, tab: "chat", unread: 0 });
   }
 
   /** The connection is down: moves and chat would be lost, so the page takes none. */
@@ -294,6 +307,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     t, fmt, seatName, tableSeatName, send, mySeat, tileActions, chips,
     game: gameName,
     myTableSeat() { return st.table?.you ?? null; },
+    /** Whether a game seat is the viewer's (a round's end may show it the spectator's view). */
+    isMe(gs) { return isSeat(gs) && isSeat(st.table?.you) && tseat(gs) === st.table.you; },
     get selected() { return st.selected; },
     /** The page's event log, oldest first (the newest tile played is marked from it). */
     get log() { return st.log; },
@@ -320,6 +335,11 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         t("nav.leave")) : null,
       h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
         : t("table.title_only", { id: tableId })),
+      replay ? null : h("button", { // a phone's way to the chat (the side panel is below the felt)
+        class: "btn btn-ghost chat-toggle", type: "button", "data-action": "chat",
+        "aria-expanded": st.chatOpen ? "true" : "false", "aria-label": t("table.chat"), onclick: toggleChat,
+      }, chatIcon(),
+      st.unread ? h("span", { class: "unread", "data-testid": "unread" }, unreadText()) : null),
       h("div", { class: "table-info" },
         st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null,
         name ? h("a", { class: "table-link", href: `#/rules/${name}`, "data-action": "rules",
@@ -395,7 +415,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   }
 
   function plate(seat, at) {
-    const v = st.view;
+    const v = boardView(); // in a pause: as the round ended
     const info = seatInfo(seat);
     const extra = game().seatInfo(v, seat, ctx);
     const flags = [];
@@ -417,7 +437,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         h("span", { class: "plate-count" }, count("table.tiles", tiles))) : null,
       h("div", { class: "plate-lines" }, (extra.lines || []).map((x) => h("div", {}, x))),
       st.flashes.filter((f) => f.seat === seat).map((f, i) => h("div", {
-        class: `flash ${f.cls}`, style: `top: ${-0.4 - 1.7 * i}rem`,
+        class: `flash ${f.cls}`, style: `--i: ${i}`,
       }, f.text)),
       said ? h("div", { class: `bubble ${said.emote ? "bubble-emote" : ""}`, "data-bubble": seat }, said.text) : null);
   }
@@ -434,7 +454,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   }
 
   function handArea() {
-    const v = st.view;
+    const v = boardView();
     if (!v.hand) return null;
     const off = offline();
     const myTurn = isMyTurn();
@@ -481,6 +501,17 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       h("div", { class: "hand", "aria-label": t("table.your_hand") }, tiles));
   }
 
+  /** The hand's tiles as big as its room lets them be (hand_fit.js): never below the fold. */
+  function fitHand() {
+    const hand = felt.el?.querySelector(".hand");
+    if (!hand) return;
+    const cs = getComputedStyle(hand);
+    const max = parseFloat(cs.getPropertyValue("--tile-max")) || 46;
+    const gap = parseFloat(cs.columnGap) || 6;
+    const fit = handFit(hand.children.length, hand.clientWidth, handRoom(felt.el.clientHeight, max), { max, gap });
+    hand.style.setProperty("--tile-w", `${fit.tile}px`);
+  }
+
   /** Take seat n; at a chips table with the chips the player chooses to bring. */
   async function sitAt(n) {
     const catalog = await loadCatalog();
@@ -510,17 +541,42 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       st.error ? h("p", { class: "refused" }, st.error) : null);
   }
 
+  /**
+   * The board to draw: in the pause before the next round (O-6) the finished round's, kept in
+   * its round_over event (Moon, Cross and Mexican Train deal the next round at once), so it
+   * can be studied until the next round starts.
+   */
+  function boardView() {
+    const ev = st.roundEvent;
+    if (!pause() || !ev?.board || isOver()) return st.view;
+    // the hands as they ended too: Cross and Mexican Train show them (O-2), Moon's are played out
+    const hands = ev.hands || [];
+    return {
+      ...st.view, ...ev.board, must_cover: null, drawn: null,
+      hand: st.view.hand ? hands[mySeat()] || [] : null,
+      hand_counts: st.view.hand_counts?.map((_, i) => hands[i]?.length ?? 0),
+    };
+  }
+
   function board() {
     if (felt.key === "waiting") {
       clear(felt.el).append(waiting());
     } else if (felt.board) {
-      clear(felt.board).append(game().board(st.view, ctx, felt.board));
+      clear(felt.board).append(game().board(boardView(), ctx, felt.board));
       for (const ev of slides) {
         slideFrom(placedTile(felt.board, ev.tile), felt.el.querySelector(`.plate[data-seat="${ev.seat}"]`));
       }
       slides = [];
     }
   }
+
+  /** A speech bubble (drawn, not an emoji: a phone may lack the emoji font). */
+  function chatIcon() {
+    return s("svg", { class: "chat-icon", viewBox: "0 0 24 24", "aria-hidden": "true" },
+      s("path", { d: "M4 5h16a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H10l-5 4v-4H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1z" }));
+  }
+
+  function unreadText() { return st.unread > 99 ? "99+" : String(st.unread); }
 
   function chatName(m) {
     const you = st.table?.you;
@@ -535,12 +591,16 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     const draft = input?.value || "";
     slots.side.set(st.view || st.table ? sideEl({
       tab: st.tab, log: st.log, chat: st.chat, describe: (ev) => describeEvent(ev, ctx),
-      chatName, chatError: st.chatError, onTab: (k) => store.set({ tab: k }),
+      chatName, chatError: st.chatError,
+      onTab: (k) => store.set(k === "chat" ? { tab: k, unread: 0 } : { tab: k }),
+      unread: st.unread ? unreadText() : null,
+      onClose: st.chatOpen ? () => store.set({ chatOpen: false }) : null,
       onChat: replay ? null : (text) => { chatSent = true; store.set({ chatError: null }); sock.chat(text); },
       onQuick: isPlayer() && !replay ? (id) => { chatSent = true; store.set({ chatError: null }); sock.quick(id); } : null,
       offline: offline(),
       result: st.lastResult && (() => game().result(st.lastResult.view, ctx, st.lastResult.ev)),
     }) : null);
+    el.classList.toggle("chat-open", st.chatOpen);
     const next = el.querySelector(".chat-form input");
     if (next) { next.value = draft; if (focused) next.focus(); }
   }
@@ -567,7 +627,8 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       foot = [isSeat(you) ? h("button", { class: "btn btn-primary", type: "button", "data-action": "rematch",
         onclick: () => rest(() => api.rematch(tableId)) }, t("table.rematch")) : null];
     } else foot = [h("p", { class: "muted", "data-testid": "no-next" }, t("result.no_next"))];
-    return h("div", { class: "result-wrap" },
+    // in a pause it stands beside the board (docked), not over it: the board is the round's end
+    return h("div", { class: `result-wrap ${p ? "docked" : ""}` },
       h("section", {
         class: "result", "data-testid": "result", role: "dialog",
         "data-kind": v.over ? "over" : "round",
@@ -591,7 +652,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     },
     banner() { slots.banner.set(banner()); },
     plates,
-    hand() { felt.hand?.set(handArea()); },
+    hand() { felt.hand?.set(handArea()); fitHand(); },
     side,
     result() { slots.result.set(resultPanel()); },
     board,
@@ -600,7 +661,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
 
   const ticker = setInterval(() => tickClocks(el), 250);
   let resizeTimer = null;
-  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("plates", "board"), 120); };
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => store.touch("plates", "hand", "board"), 120); };
   window.addEventListener("resize", onResize);
 
   function destroy() {

@@ -117,6 +117,17 @@ def test_no_input_while_the_connection_is_down(new_page):
     page.click("[data-tab=history]")
     page.wait_for_timeout(300)
     shot(page, "offline-phone")
+    # the hint is not drawn over the tiles: none is lifted into the bar while offline
+    over = page.evaluate(
+        """() => {
+          const n = document.querySelector('.offline-note')?.getBoundingClientRect();
+          const r = (e) => e.getBoundingClientRect();
+          const tiles = [...document.querySelectorAll('.hand-tile')].map(r);
+          return n ? tiles.filter(t => t.top < n.bottom && t.bottom > n.top
+            && t.left < n.right && t.right > n.left).length : -1;
+        }"""
+    )
+    assert over == 0, f"the offline hint covers {over} tiles"
     page.context.set_offline(False)
     page.locator(".banner[data-status=back]").wait_for(timeout=15000)
     page.locator(".hand-tile.legal:not([disabled])").first.wait_for(timeout=5000)

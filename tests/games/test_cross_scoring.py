@@ -78,7 +78,7 @@ def test_c8_c9_the_step_that_ends_a_round_carries_its_round_result():
     state, _ = play(start(hands), (0, put([6, 6])), (1, put([6, 2], "n")))
     step = RS.apply(state, 0, RS.parse_action(put([6, 1], "e")))
     over = round_over(step.events)
-    detail = {k: v for k, v in over.items() if k != "type"}
+    detail = {k: v for k, v in over.items() if k not in ("type", "board")}  # the board: O-6
     assert step.rounds == (RoundResult(1, 0, "domino", None, detail),)
     assert detail["points"] == 17 and step.payments == ()  # C-9: 7 + 10 pips left
 

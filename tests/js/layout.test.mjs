@@ -189,3 +189,22 @@ test("a tall board gives each train more lines rather than hiding its older tile
   assert.ok(phone.height * phone.scale <= 400 + 1e-6);
   assert.equal(trainLayout(9, 6, 359, 350).lines, 1, "eight players: one line each");
 });
+
+test("a long hand shrinks its tiles to fit its room; a short one keeps the full size", async () => {
+  const { handFit, handRoom } = await import("../../static/js/hand_fit.js");
+  // Mexican Train at 1366x800: 24 tiles in a hand 988 px wide, the felt 660 px tall
+  const room = handRoom(660, 54);
+  const long = handFit(24, 988, room, { max: 54, gap: 5.6 });
+  assert.ok(long.height <= room, `${long.height} > ${room}`);
+  assert.ok(long.tile >= 36, `${long.tile} px: still readable`);
+  assert.ok(long.tile < 54);
+  assert.equal(long.rows, Math.ceil(24 / long.perRow));
+  assert.ok(long.perRow * (long.tile + 5.6) - 5.6 <= 988, "a row fits the width");
+  // seven Gaple tiles keep the stylesheet's size, in one row
+  assert.deepEqual([handFit(7, 988, room, { max: 54 }).tile, handFit(7, 988, room, { max: 54 }).rows], [54, 1]);
+  // a phone: 15 tiles at 38 px in 361 px, the felt 720 px tall
+  const phone = handFit(15, 361, handRoom(720, 38), { max: 38, gap: 4 });
+  assert.equal(phone.tile, 38);
+  // too many for any size: the floor, never smaller
+  assert.equal(handFit(80, 300, 100, { max: 40, min: 24 }).tile, 24);
+});

@@ -100,6 +100,30 @@ class State:
         return MEXICAN if k == self.n else k
 
 
+def board_view(state: State) -> dict[str, Any]:
+    """The public board (O-2): the hub, every train and the Mexican Train. The views show it,
+    and a round's ``round_over`` event keeps its last one for the pause (O-6)."""
+    n = state.n
+    return {
+        "hub": {"tile": [state.engine, state.engine], "placed_by": state.engine_by},
+        "trains": [
+            {
+                "seat": k,
+                "tiles": [list(p) for p in state.trains[k]],
+                "open_end": state.end(k),
+                "marker": state.markers[k],
+                "started": bool(state.trains[k]),
+            }
+            for k in range(n)
+        ],
+        "mexican": {
+            "tiles": [list(p) for p in state.trains[n]],
+            "open_end": state.end(n),
+            "beside_hub": n == 8,
+        },
+    }
+
+
 def deal_round(
     options: JSON,
     n: int,

@@ -33,6 +33,7 @@ from .model import (
     Play,
     State,
     TrainAction,
+    board_view,
     deal_round,
 )
 
@@ -127,7 +128,6 @@ class MexicanTrain(Ruleset[State, TrainAction]):
 
     def view(self, state: State, seat: int | None) -> JSON:
         """O-2: own hand, every train, counts and scores; hands only via round_over events."""
-        n = state.n
         must = None
         if state.uncovered:
             k = state.uncovered[0]
@@ -139,24 +139,9 @@ class MexicanTrain(Ruleset[State, TrainAction]):
             "rounds": state.options["rounds"],
             "doubles": state.options["doubles"],
             "first_turn_multi": state.options["first_turn_multi"],
-            "hub": {"tile": [state.engine, state.engine], "placed_by": state.engine_by},
+            **board_view(state),
             "hand": T.hand_json(state.hands[seat]) if seat is not None else None,
             "drawn": {"tile": list(state.drawn)} if own and state.drawn else None,
-            "trains": [
-                {
-                    "seat": k,
-                    "tiles": [list(p) for p in state.trains[k]],
-                    "open_end": state.end(k),
-                    "marker": state.markers[k],
-                    "started": bool(state.trains[k]),
-                }
-                for k in range(n)
-            ],
-            "mexican": {
-                "tiles": [list(p) for p in state.trains[n]],
-                "open_end": state.end(n),
-                "beside_hub": n == 8,
-            },
             "must_cover": must,
             "uncovered": [
                 {"train": state.train_name(k), "number": state.end(k)} for k in state.uncovered

@@ -22,6 +22,7 @@ from .model import (
     State,
     Tile,
     TrainAction,
+    board_view,
     deal_round,
 )
 
@@ -155,7 +156,7 @@ def _round_over(s: State, ending: str, events: list[JSON]) -> Step[State]:
     }
     log = s.rounds_log + (record,)
     detail = {**record, "hands": [T.hand_json(h) for h in s.hands]}
-    events.append({"type": "round_over", **detail})
+    events.append({"type": "round_over", **detail, "board": board_view(s)})
     rounds = (RoundResult(s.round_no, None, ending, None, detail),)
     if s.round_no < s.options["rounds"]:
         new, dealt = deal_round(s.options, s.n, s.seed, s.round_no + 1, totals, log)

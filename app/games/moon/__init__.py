@@ -10,8 +10,10 @@ Decisions where docs/rules.md leaves room:
 - ``first_lead_trump: true`` makes the bid winner lead a trump to the first trick when they hold
   one (with ``none`` trump, or holding no trump, any tile).
 - The next round is dealt in the same step as the play that ends a round: that step's events
-  are ``played``, ``trick_won``, ``round_over`` (tile-free) and ``dealt`` (or ``match_over``).
-  The view shows only the current round; the previous one survives as its tile-free summary.
+  are ``played``, ``trick_won``, ``round_over`` and ``dealt`` (or ``match_over``). The
+  ``round_over`` names no tile but in its ``board``: the finished round's public board (its last
+  trick, played face up), shown in the pause before the next round (O-6). The view shows only
+  the current round; the previous one survives as its tile-free summary.
 - With three players the bid winner may discard any of their eight tiles, the widow included;
   they alone see the discard afterwards, and it is never revealed.
 """
@@ -56,6 +58,11 @@ from .state import (
 )
 
 KINDS = ("bid", "pass", "trump", "discard", "play")
+# What a finished round's board shows: the view's public parts (the tricks were played face up)
+BOARD = (
+    *("phase", "bids", "bidder", "contract", "trump", "leader", "trick", "last_trick"),
+    *("tricks_won", "tricks_by_seat", "widow_count"),
+)
 
 
 MoonAction = BidAction | Pass | NameTrump | Discard | Play
@@ -270,7 +277,9 @@ class Moon(Ruleset[State, MoonAction]):
             "deltas": list(score.deltas),
             "scores": list(score.scores),
         }
-        over = {"type": "round_over", **summary}
+        # the finished round's public board (M-12: played tiles only) for the pause (O-6)
+        seen = self.view(state, None)
+        over = {"type": "round_over", **summary, "board": {k: seen[k] for k in BOARD}}
         rounds = (RoundResult(state.round_no, None, None, None, summary),)
         tally = dict(state.tally)
         for key in ("rounds", "made" if score.made else "failed", f"contract_{state.contract}"):

@@ -82,11 +82,31 @@ function board(v, ctx, container) {
   return fitSvg(root, box, "line-svg", container, 1.1);
 }
 
+/** What the round's payments (Lewat and settlement) came to for the seats `mine(seat)` picks. */
+export function netOf(payments, mine) {
+  let net = 0;
+  for (const p of payments || []) {
+    if (mine(p.payee)) net += p.amount;
+    if (mine(p.payer)) net -= p.amount;
+  }
+  return net;
+}
+
+/** The viewer's own net for the round, first thing in the result (a spectator has none). */
+function ownNet(r, ctx) {
+  if (ctx.myTableSeat() === null) return null;
+  const net = netOf(r.payments, ctx.isMe);
+  const key = net > 0 ? "result.net.won" : net < 0 ? "result.net.paid" : "result.net.even";
+  return h("p", { class: `result-net ${net > 0 ? "net-won" : net < 0 ? "net-paid" : ""}`,
+    "data-testid": "net", "data-net": net }, t(key, { n: Math.abs(net) }));
+}
+
 function result(v, ctx) {
   const r = v.result;
   const mult = r.multiplier;
   return h("div", { class: "result-body" },
     h("h3", {}, t("result.title")),
+    ownNet(r, ctx),
     h("p", { class: "result-winner", "data-winner": r.winner }, t("result.winner", { name: ctx.seatName(r.winner) })),
     h("p", { class: "result-ending" }, t(`result.ending.${r.ending}`)),
     h("div", { class: `multiplier mult-${mult.value}`, "data-testid": "multiplier", "data-value": mult.value },

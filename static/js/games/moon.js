@@ -17,6 +17,9 @@ function sideName(v, side, ctx) {
   return ctx.seatName(side);
 }
 
+/** A bid bubble's width in board units: its words (15 px bold, about .62 em a letter) and ends. */
+export function bubbleWidth(text) { return Math.max(3.2 * U, String(text).length * 15 * 0.62 + U); }
+
 /** Offsets of the trick tiles by seat, counted clockwise from the viewer (bottom, left, top, right). */
 const SPOTS4 = [[0, 1.3], [-2.4, 0], [0, -1.3], [2.4, 0]];
 const SPOTS3 = [[0, 1.3], [-1.8, -0.9], [1.8, -0.9]];
@@ -32,13 +35,16 @@ function board(v, ctx, container) {
     for (let seat = 0; seat < n; seat++) {
       const [dx, dy] = spots[(seat - me + n) % n];
       const bid = v.bids.find((b) => b.seat === seat);
-      const text = bid ? (bid.value === null ? t("moon.passed") : t("moon.bid.value", { v: bid.value }))
+      const said = bid ? (bid.value === null ? t("moon.passed") : t("moon.bid.value", { v: bid.value }))
         : t("moon.no_bid");
-      const x = dx * U * 1.6, y = dy * U * 1.6;
+      // who said it: a phone seats every plate in one row, so the place alone does not tell
+      const text = t("moon.bid.by", { name: ctx.seatName(seat), bid: said });
+      const w = bubbleWidth(text);
+      const x = dx * U * 1.6, y = dy * U * (w > 3.2 * U ? 1.9 : 1.6);
       g.append(s("g", { class: `bid-bubble ${bid && bid.value !== null ? "has-bid" : ""}`, "data-seat": seat },
-        s("rect", { x: x - 1.6 * U, y: y - 0.5 * U, width: 3.2 * U, height: U, rx: U / 2 }),
+        s("rect", { x: x - w / 2, y: y - 0.5 * U, width: w, height: U, rx: U / 2 }),
         s("text", { x, y: y + 6, "text-anchor": "middle" }, text)));
-      items.push({ x: x - 1.6 * U, y: y - 0.5 * U, w: 3.2 * U, h: U });
+      items.push({ x: x - w / 2, y: y - 0.5 * U, w, h: U });
     }
   } else {
     // Between tricks the finished one stays in view, its winning tile marked.
