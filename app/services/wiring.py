@@ -1,5 +1,5 @@
 """The process's services, built once at start-up and typed through: routes and sockets reach
-every service through :class:`Services` (docs/design.md "The layers"), so the types and the
+every service through :class:`Services` (docs/design.md "Layers"), so the types and the
 layers hold from the route down. The socket layer's own workers (the watchdog, presence) are
 app/ws/sockets.py's.
 """
@@ -22,6 +22,7 @@ from app.services.rate_limits import RateLimits
 from app.services.records import outbox_consumer
 from app.services.sessions import Sessions as PlayerSessions
 from app.services.table.buy_ins import BuyInReconciler
+from app.services.table.rooms import Rooms
 from app.services.table.service import Tables
 from app.services.table.views import TableViews
 from app.services.table.write import TableWriter
@@ -101,6 +102,7 @@ class Services:
         )
         self.hub = Hub(redis, self.keys, self.store, deliver, on_control=on_control)
         self.presence = Presence(self.store, settings.presence_seconds)
+        self.rooms = Rooms(settings, self.store, self.presence, db)
         self.sweeper = Sweeper(
             redis,
             self.keys,

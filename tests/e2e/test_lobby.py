@@ -244,6 +244,7 @@ def test_a_table_nobody_is_at_leaves_the_lobby(new_page, server):
     page = new_page("Wulan", viewport=DESKTOP)
     tid = open_vs_bots(page, "moon")
     watcher = new_page("Yudi", viewport=DESKTOP)
+    watcher.click(".seat-tabs [data-seats=full]")  # a table full of bots: only to watch
     watcher.wait_for_selector(f".table-row[data-table='{tid}']", timeout=10000)
     page.click(".table-top [data-action=leave]")
     page.wait_for_selector(".lobby .game-card")

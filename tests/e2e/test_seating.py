@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP, PHONE, shot
-from .play import BUY_IN, RESULT, accept_buy_in, play_until
+from .play import BUY_IN, RESULT, accept_buy_in, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
 
@@ -104,8 +104,7 @@ def test_the_buy_in_is_chosen_within_the_stake_and_a_table_nobody_can_sit_at_is_
 
 def test_the_header_shows_the_wallet_and_the_stack_at_the_table_live(new_page, server):
     page = new_page("Bagus")
-    page.click(".game-card[data-game=gaple] [data-action=bots]")
-    page.wait_for_selector(".felt .hand-area", timeout=15000)
+    open_vs_bots(page, "gaple")
     page.wait_for_function(  # the stack from the socket, the wallet read again after the sit
         "document.querySelector('#chips').dataset.table === '1000'"
         " && document.querySelector('#chips').dataset.wallet === '0'",
