@@ -91,12 +91,13 @@ def test_the_buy_in_is_chosen_within_the_stake_and_a_table_nobody_can_sit_at_is_
     page.click(".table-top [data-action=leave]")
     page.wait_for_selector(".lobby .game-card")
     create_gaple(page, stake=20000)
-    dialog.wait_for()
-    assert "perlu paling sedikit 200.000 chip" in dialog.locator(".error").inner_text()
-    assert dialog.locator("input").count() == 0
+    short = page.locator("dialog[data-testid=short-chips]")
+    short.wait_for()
+    assert "perlu paling sedikit 200.000 chip" in short.locator(".error").inner_text()
+    assert page.locator(BUY_IN).count() == 0 and short.locator("input").count() == 0
     both_sizes(page, "seating-buy-in-short")
-    dialog.locator("button").click()
-    dialog.wait_for(state="detached")
+    short.locator("[data-action=close]").click()
+    short.wait_for(state="detached")
     tables = page.context.request.get(f"{server}/api/tables?per_page=100").json()["items"]
     assert not [t for t in tables if t["stake"] == 20000]
     assert page.errors == []

@@ -146,10 +146,12 @@ def test_an_invite_link_to_a_gaple_table_asks_the_buy_in(new_page, server):
     assert page.errors == []
 
 
-def test_quick_join_into_a_room_the_wallet_opens(new_page, server):
-    page = new_page("Kartika")
+def test_quick_join_into_a_room_the_wallet_opens_on_a_phone(new_page, server):
+    page = new_page("Kartika", viewport=PHONE)
     page.locator(".rooms .room[data-stake='10']").wait_for(timeout=10000)
     tid = quick_join(page, "gaple", stake=10, amount=150)
+    page.wait_for_function("document.querySelector('#chips').dataset.wallet === '850'")
+    shot(page, "stakes-room-table-phone")
     table = api(server, "GET", f"/api/tables/{tid}")
     assert table["stake"] == 10
     assert [s["stack"] for s in table["seats"] if s["name"] == "Kartika"] == [150]

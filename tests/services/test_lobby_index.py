@@ -197,3 +197,20 @@ def test_a_change_moves_the_table_in_the_facets_its_documents_list_it_in(what):
     assert (expected == ([], [])) == (
         what in ("a move (the game's state only)", "the match starts")
     )
+
+
+def test_a_table_with_a_free_seat_is_in_its_stake_room_and_a_full_one_only_to_watch():
+    open_doc = _seated_doc()
+    listed = lobby_index.facets(open_doc)
+    assert {"gaple:join", "gaple:10:join", "*:*:open:newest", "*:*:all:newest"} <= listed.keys()
+    assert "*:*:full:newest" not in listed
+    full = _edited(
+        lambda d: d["seats"].__setitem__(
+            slice(2, 4),
+            [D.make_seat(f"bot:{n}", "Bot", bot=True, stack=500, sit=3) for n in (2, 3)],
+        )
+    )
+    listed = lobby_index.facets(full)
+    assert {"*:*:full:newest", "gaple:10:full:stake_low", "*:*:all:newest"} <= listed.keys()
+    assert not {"gaple:join", "gaple:10:join", "*:*:open:newest"} & listed.keys()
+    assert len([f for f in listed if f.endswith(":newest")]) == 8  # game, stake, seats: 2 each
