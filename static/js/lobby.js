@@ -88,7 +88,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     const game = roomsGame();
     try {
       const [tables, mine, rooms] = await Promise.all([api.tables(query), api.myTables(),
-        game ? api.rooms(game.name) : null]);
+        game ? api.rooms(game.name).catch(() => st.rooms) : null]); // the rooms: never the list's failure
       if (st.query === query) store.set({ tables, mine, rooms, loaded: true });
     } catch (err) { if (!st.loaded) toast(errorText(err), "error"); }
   }
