@@ -73,6 +73,8 @@ def test_a_new_guest_quick_joins_the_room_its_wallet_opens_and_the_buy_in_is_rem
     switch(page, "en")
     assert rooms.locator("h3").inner_text() == "Gaple stake rooms"
     assert rooms.locator(".room[data-stake='10'] .room-online").inner_text().endswith("online")
+    assert rooms.locator(".room[data-stake='50'] .room-min").inner_text() == "Wallet from 2,500"
+    both_sizes(page, "stakes-rooms-en", ".rooms")
     assert page.errors == []
 
 
