@@ -20,7 +20,7 @@ import { tileSvg } from "./tiles.js";
 import { leaderboardSection, PER_PAGE } from "./leaderboard.js";
 import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
-import { explainRefusal, shortOfChips } from "./short_chips.js";
+import { SHORT_CODES, explainRefusal, shortOfChips } from "./short_chips.js";
 import { lockedText, opens, roomsSection } from "./rooms.js";
 
 const REFRESH_MS = 5000;
@@ -103,6 +103,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     busyNow = true;
     el.classList.add("busy");
     try { await fn(); } catch (err) {
+      if (SHORT_CODES.includes(err?.code)) load(); // the rooms as the wallet opens them now
       if (!(await explainRefusal(err, errorText))) toast(errorText(err), "error");
     } finally {
       busyNow = false;

@@ -71,10 +71,11 @@ export async function shortOfChips(me, message) {
   });
 }
 
-/** A refused sit: a refusal for too few chips opens the dialog (true); anything else is the
- * caller's to show (false). */
+/** A refused sit: a refusal for too few chips opens the dialog (true), and the header reads
+ * the wallet again (it moved elsewhere); anything else is the caller's to show (false). */
 export async function explainRefusal(err, errorText) {
   if (!SHORT_CODES.includes(err?.code)) return false;
+  chipsChanged();
   await shortOfChips(null, errorText(err));
   return true;
 }

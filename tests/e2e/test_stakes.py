@@ -158,3 +158,33 @@ def test_quick_join_into_a_room_the_wallet_opens_on_a_phone(new_page, server):
     assert table["stake"] == 10
     assert [s["stack"] for s in table["seats"] if s["name"] == "Kartika"] == [150]
     assert page.errors == []
+
+
+def test_the_server_s_refusal_for_too_few_chips_points_at_the_bonus_and_the_other_table(
+    new_page, server
+):
+    stranger = seated_table(server, player(server, "Pak Tua"), "gaple", 4, stake=10)
+    page = new_page("Lukas")
+    row = page.locator(f".tables .table-row[data-table='{stranger}']")
+    row.locator("[data-action=sit]").click()
+    page.locator(BUY_IN).wait_for()  # offers the whole wallet, 1,000
+    # meanwhile another tab of the same player sits elsewhere with all of it
+    request = page.context.request
+    other = request.post(
+        f"{server}/api/tables", data={"game": "gaple", "seats": 2, "options": {"stake": 10}}
+    ).json()["id"]
+    sat = request.post(f"{server}/api/tables/{other}/seats/0", data={"buy_in": 1000})
+    assert sat.ok, sat.text()
+    page.locator(BUY_IN).locator("[data-action=buy-in]").click()
+    short = page.locator(SHORT)
+    short.wait_for()
+    assert short.locator(".error").inner_text() == "Chip di dompet Anda tidak cukup."
+    assert "Bonus harian 1.000 chip bisa diambil sekarang." in short.inner_text()
+    held = short.locator(f"li[data-table='{other}']").inner_text()
+    assert "Gaple · taruhan 10: 1.000 chip" in held
+    page.wait_for_function("document.querySelector('#chips').dataset.wallet === '0'")
+    assert "locked" in page.get_attribute(".rooms .room[data-stake='10']", "class")
+    both_sizes(page, "stakes-refused")
+    seats = api(server, "GET", f"/api/tables/{stranger}")["seats"]
+    assert [s["name"] for s in seats] == ["Pak Tua", None, None, None]  # nothing moved
+    assert page.errors == []
