@@ -250,6 +250,10 @@ class Settings(BaseSettings):
     # the most.
     buy_in_min_stakes: int = Field(default=10, ge=1)
     buy_in_max_stakes: int = Field(default=100, ge=1)
+    # Stake rooms (docs/players.md "Stake rooms"): each stake a chips table is grouped under,
+    # with the least a wallet must hold to quick-join it (at least that stake's smallest
+    # buy-in). Quick join with no room picks the highest room the wallet opens.
+    stake_rooms: dict[int, int] = {10: 100, 50: 2_500, 200: 10_000, 1_000: 50_000}
     admin_token: str | None = None  # MEJA_ADMIN_TOKEN: needed for GET /api/admin/audit
     outbox_reclaim_ms: int = Field(default=30_000, ge=1000)  # taken over from a dead consumer
     # A buy-in still pending this long (its process died between the wallet and the seat) is
@@ -360,6 +364,12 @@ class Settings(BaseSettings):
     def _buy_in_range(self) -> Settings:
         if self.buy_in_max_stakes < self.buy_in_min_stakes:
             raise ValueError("MEJA_BUY_IN_MAX_STAKES is below MEJA_BUY_IN_MIN_STAKES")
+        for stake, least in self.stake_rooms.items():
+            if stake < 1 or least < stake * self.buy_in_min_stakes:
+                raise ValueError(
+                    f"MEJA_STAKE_ROOMS: room {stake} needs a stake of at least 1 and a minimum"
+                    f" wallet of at least its smallest buy-in, {stake * self.buy_in_min_stakes}"
+                )
         return self
 
     @model_validator(mode="after")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import sys
 import tokenize
 import types
@@ -61,6 +62,8 @@ def shown(value: object) -> str:
         value = int(value)
     if isinstance(value, list):
         return "`[]`" if not value else f"`{value!r}`"
+    if isinstance(value, dict):
+        return f"`{json.dumps({str(k): v for k, v in value.items()})}`"
     return f"`{value}`"
 
 
@@ -76,6 +79,8 @@ def accepts(field: FieldInfo) -> str:
         (item,) = typing.get_args(annotation)
         kind = "strings" if item is str else "addresses or CIDRs"
         return f"a JSON list of {kind}"
+    if typing.get_origin(annotation) is dict:
+        return "a JSON object of integers by integer"
     words = {bool: "`true` or `false`", int: "an integer", float: "a number", Path: "a path"}
     text = words.get(annotation, "text")  # type: ignore[call-overload]
     bounds = []

@@ -121,6 +121,30 @@ class NewTable(BaseModel):
 
 class QuickJoin(BaseModel):
     game: Text = Field(max_length=40)
+    stake: int | None = Field(
+        None,
+        ge=1,
+        le=ID_MAX,
+        description="chips games: the stake room (GET /api/rooms/{game}); default the highest"
+        " room the wallet opens",
+    )
+    buy_in: int | None = Field(None, description="chips games: the stack to sit with (as SitBody)")
+
+
+class RoomOut(BaseModel):
+    stake: int
+    min_wallet: int = Field(description="the least a wallet holds to quick-join this room")
+    buy_in: dict[str, int] = Field(description="min, default and max buy-in at this stake")
+    online: int = Field(description="players with a table of this stake open, a few seconds old")
+
+
+class RoomsOut(BaseModel):
+    game: str
+    wallet: int | None = Field(description="the signed-in player's wallet")
+    suggested: int | None = Field(
+        description="the stake of the room quick join would pick (null: none opens)"
+    )
+    rooms: list[RoomOut]
 
 
 @router.get("/tables", response_model=TableList)
@@ -128,17 +152,21 @@ async def list_tables(
     live: Live,
     game: Annotated[Text | None, Query(max_length=40)] = None,
     stake: Annotated[int | None, Query(ge=1, le=ID_MAX)] = None,
-    open: bool = Query(False, description="only tables with an open seat"),
+    seats: Annotated[
+        Text,
+        Query(max_length=10, description="open: a seat to take | full: only to watch | all"),
+    ] = "all",
     sort: Annotated[Sort, Query(description="newest | stake_low | stake_high | open_seats")] = (
         "newest"
     ),
     page: Page = 1,
     per_page: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict:
-    """Public tables someone is at; filter by game, stake and an open seat, sorted (newest,
-    stake low or high, most open seats; the newest first among equals)."""
+    """Public tables someone is at; filter by game, stake and seats (open, full or all; 422
+    ``bad_seats``), sorted (newest, stake low or high, most open seats; the newest first among
+    equals)."""
     return await live.tables.list_tables(
-        game=game, stake=stake, open_seats=open, sort=sort, page=page, per_page=per_page
+        game=game, stake=stake, seats=seats, sort=sort, page=page, per_page=per_page
     )
 
 
@@ -207,5 +235,16 @@ async def rematch(tid: TableId, live: Live, player: Player) -> dict:
 
 @router.post("/quick-join", response_model=Joined, dependencies=[by_player("quick_join")])
 async def quick_join(body: QuickJoin, live: Live, player: Player) -> dict:
-    """An open seat at a table with people, else a new table filled with bots."""
-    return await live.tables.quick_join(player, body.game)
+    """An open seat at a table with people, else a new table filled with bots. A chips game
+    sits in a stake room: 422 ``no_such_room``, 409 ``room_locked`` (the wallet is below the
+    room's minimum), and the buy-in's own refusals."""
+    return await live.tables.quick_join(player, body.game, body.stake, body.buy_in)
+
+
+@router.get("/rooms/{game}", response_model=RoomsOut)
+async def stake_rooms(
+    game: Annotated[Text, Path(max_length=40)], live: Live, player: MaybePlayer
+) -> dict:
+    """A chips game's stake rooms (404 ``no_rooms`` for another game, ``no_such_game``):
+    each room's minimum wallet, buy-in bounds and players online."""
+    return await live.rooms.list(game, player)

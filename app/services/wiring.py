@@ -22,6 +22,7 @@ from app.services.rate_limits import RateLimits
 from app.services.records import outbox_consumer
 from app.services.sessions import Sessions as PlayerSessions
 from app.services.table.buy_ins import BuyInReconciler
+from app.services.table.rooms import Rooms
 from app.services.table.service import Tables
 from app.services.table.views import TableViews
 from app.services.table.write import TableWriter
@@ -101,6 +102,7 @@ class Services:
         )
         self.hub = Hub(redis, self.keys, self.store, deliver, on_control=on_control)
         self.presence = Presence(self.store, settings.presence_seconds)
+        self.rooms = Rooms(settings, self.store, self.presence, db)
         self.sweeper = Sweeper(
             redis,
             self.keys,

@@ -46,6 +46,17 @@ class Presence:
         rows: Any = await self.redis.zrangebyscore(self.keys.presence(tid), _now(), "+inf")
         return _players(rows)
 
+    async def online_at(self, tids: list[str]) -> set[int]:
+        """The players present at any of the tables, each once: one pipeline of reads."""
+        if not tids:
+            return set()
+        now = _now()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid in tids:
+                pipe.zrangebyscore(self.keys.presence(tid), now, "+inf")
+            replies = await pipe.execute()
+        return {p for rows in replies for p in _players(rows)}
+
     async def refresh(self, present: dict[str, set[Any]]) -> dict[str, set[int]]:
         """Extend this process's members (``present``: table -> players it holds a live
         socket for), drop the lapsed ones, and read who is present at each of those tables:

@@ -84,7 +84,7 @@ export const api = {
   chips: () => call("GET", "/api/players/me/chips"),
   claimDaily: () => call("POST", "/api/players/me/daily"),
   claimRefill: () => call("POST", "/api/players/me/refill"),
-  /** The lobby's list: query {game, stake, open, sort}, each left out when empty. */
+  /** The lobby's list: query {game, stake, seats (open | full), sort}, each left out when empty. */
   async tables(query = {}) {
     const params = new URLSearchParams({ per_page: "100" });
     for (const [key, value] of Object.entries(query)) if (value) params.set(key, String(value));
@@ -103,7 +103,11 @@ export const api = {
   leave: (id, seat) => call("DELETE", `${tablePath(id)}/seats/${seat}`),
   addBots: (id) => call("POST", `${tablePath(id)}/bots`, {}),
   rematch: (id) => call("POST", `${tablePath(id)}/rematch`, {}),
-  quickJoin: (game) => call("POST", "/api/quick-join", { game }),
+  /** stake, buyIn: a chips game's stake room and the chips to bring (null: the server picks) */
+  quickJoin: (game, stake = null, buyIn = null) => call("POST", "/api/quick-join", {
+    game, ...(stake === null ? {} : { stake }), ...(buyIn === null ? {} : { buy_in: buyIn }) }),
+  /** A chips game's stake rooms: each one's minimum wallet, buy-in and players online. */
+  rooms: (game) => call("GET", `/api/rooms/${encodeURIComponent(game)}`),
   /** The signed-in player's finished matches, newest first (app/api/history.py). */
   myMatches: (page, perPage) => call("GET", `/api/players/me/matches?page=${page}&per_page=${perPage}`),
   /** A finished match step by step, as the player's seat saw it. */

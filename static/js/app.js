@@ -19,6 +19,9 @@ import { mountRules } from "./rules.js";
 import { mountAdmin } from "./admin.js";
 import { errorText } from "./errors.js";
 import { muteButton } from "./sound.js";
+import { loadCatalog } from "./catalog.js";
+import { askBuyIn } from "./buy_in.js";
+import { explainRefusal } from "./short_chips.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -206,26 +209,34 @@ function route() {
   }
 }
 
-/** An invite link (#/join/<code>): the first open seat of that private table, or watch it when
- * it is full or the player already sits there; a wrong code goes to the lobby, saying why. */
+/** An invite link (#/join/<code>): the first open seat of that private table (a chips table
+ * asks the buy-in; cancelled, the player watches), or watch it when it is full or the player
+ * already sits there; a wrong code goes to the lobby, saying why. */
 function joinLink(code) {
   let dead = false;
   (async () => {
+    let table = null;
     try {
-      const table = await api.byCode(code);
+      table = await api.byCode(code);
       const seat = table.seats.findIndex((p) => !p.name && !p.bot);
       const seated = table.seats.some((p) => p.player_id === me.id);
-      if (seat >= 0 && !seated) { await api.sit(table.id, seat); refreshMe(); }
+      if (seat >= 0 && !seated) {
+        const catalog = await loadCatalog();
+        const chips = catalog.games.find((g) => g.name === table.game)?.chips;
+        const buyIn = chips ? await askBuyIn(table.stake, catalog.buy_in) : null;
+        if (!chips || buyIn !== null) { await api.sit(table.id, seat, buyIn); refreshMe(); }
+      }
       if (!dead) location.replace(`#/t/${encodeURIComponent(table.id)}`);
     } catch (err) {
-      toast(errorText(err), "error");
-      if (!dead) location.replace("#/");
+      if (!(await explainRefusal(err, errorText))) toast(errorText(err), "error");
+      if (!dead) location.replace(table ? `#/t/${encodeURIComponent(table.id)}` : "#/");
     }
   })();
   return { destroy() { dead = true; } };
 }
 
 window.addEventListener("hashchange", () => { route(); refreshMe(); });
+window.addEventListener("meja:chips", refreshMe); // chips claimed outside the header (short_chips.js)
 document.getElementById("claim").addEventListener("click", claim);
 onLang(() => {
   header();

@@ -20,12 +20,16 @@ import { tileSvg } from "./tiles.js";
 import { leaderboardSection, PER_PAGE } from "./leaderboard.js";
 import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
+import { SHORT_CODES, explainRefusal, shortOfChips } from "./short_chips.js";
+import { lockedText, opens, roomsSection } from "./rooms.js";
 
 const REFRESH_MS = 5000;
 
 const SHOWS = { query: ["tables"], tables: ["tables"], mine: ["mine", "tables"], loaded: ["tables"],
-  creating: ["form"], board: ["board"], pick: ["board"] };
+  creating: ["form"], board: ["board"], pick: ["board"], rooms: ["rooms"] };
 const SORTS = ["newest", "stake_low", "stake_high", "open_seats"];
+// The open tables' two lists (GET /api/tables `seats`): a seat to take, or full, only to watch.
+const SEAT_TABS = ["open", "full"];
 
 /** Every named field of a form as [name, value] (a checkbox or radio: whether it is checked). */
 function fieldsOf(form) {
@@ -46,18 +50,18 @@ function restore(form, fields) {
 }
 
 export function mountLobby(root, { open, toast, errorText, refreshMe }) {
-  const store = createStore({ catalog: null, query: { game: "", stake: "", open: false, sort: "newest" },
-    tables: [], mine: [], loaded: false, creating: null, board: null,
+  const store = createStore({ catalog: null, query: { game: "", stake: "", seats: "open", sort: "newest" },
+    tables: [], mine: [], loaded: false, creating: null, board: null, rooms: null,
     pick: { game: "gaple", period: "week", page: 1 } }, SHOWS);
   const st = store.state;
   let draft = null; // the create form's fields as typed: {game, fields: [[name, value | checked]]}
   let busyNow = false;
   const el = h("div", { class: "lobby" });
-  const slots = { title: slot(), cards: slot(), form: slot(), mine: slot(), join: slot(),
+  const slots = { title: slot(), cards: slot(), rooms: slot(), form: slot(), mine: slot(), join: slot(),
     controls: slot(), tables: slot(), board: slot() };
   // the public tables' card holds two regions: its controls and the list they ask for
   const tablesCard = h("section", { class: "tables card" }, slots.controls.node, slots.tables.node);
-  el.append(slots.title.node, slots.mine.node, slots.cards.node, slots.form.node, slots.join.node,
+  el.append(slots.title.node, slots.mine.node, slots.cards.node, slots.rooms.node, slots.form.node, slots.join.node,
     tablesCard, slots.board.node);
   root.append(el);
 
@@ -73,14 +77,19 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     } catch (err) { toast(errorText(err), "error"); }
   }
 
-  /** The public tables for the current filters and the player's own; an answer for an older
-   * query is dropped. */
+  /** The game played in stake rooms (the first played for chips), once the catalog is in. */
+  function roomsGame() { return games().find((g) => g.chips) || null; }
+
+  /** The public tables for the current filters, the player's own and the stake rooms; an answer
+   * for an older query is dropped. */
   async function load() {
-    if (!st.catalog) loadGames();
+    if (!st.catalog) await loadGames();
     const query = st.query;
+    const game = roomsGame();
     try {
-      const [tables, mine] = await Promise.all([api.tables(query), api.myTables()]);
-      if (st.query === query) store.set({ tables, mine, loaded: true });
+      const [tables, mine, rooms] = await Promise.all([api.tables(query), api.myTables(),
+        game ? api.rooms(game.name).catch(() => st.rooms) : null]); // the rooms: never the list's failure
+      if (st.query === query) store.set({ tables, mine, rooms, loaded: true });
     } catch (err) { if (!st.loaded) toast(errorText(err), "error"); }
   }
 
@@ -93,7 +102,10 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     if (busyNow) return;
     busyNow = true;
     el.classList.add("busy");
-    try { await fn(); } catch (err) { toast(errorText(err), "error"); } finally {
+    try { await fn(); } catch (err) {
+      if (SHORT_CODES.includes(err?.code)) load(); // the rooms as the wallet opens them now
+      if (!(await explainRefusal(err, errorText))) toast(errorText(err), "error");
+    } finally {
       busyNow = false;
       el.classList.remove("busy");
     }
@@ -120,15 +132,35 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     open(id);
   }
 
-  /** The game's default table, the other seats bots. */
+  /** The game's default table, the other seats bots; a chips game asks the buy-in first. */
   function vsBots(game) {
     const n = game.seats.default;
-    return busy(() => createAndSit({ game: game.name, seats: n, options: {} }, n - 1));
+    const spec = { game: game.name, seats: n, options: {} };
+    return busy(async () => {
+      if (!game.chips) return createAndSit(spec, n - 1);
+      const stake = game.options.find((o) => o.key === "stake").default;
+      const buyIn = await askBuyIn(stake, st.catalog.buy_in);
+      if (buyIn !== null) await createAndSit(spec, n - 1, buyIn);
+    });
   }
 
-  function quick(game) {
+  /** An open seat of the game; a chips game's in a stake room (`room`, else the one the wallet
+   * opens: the rooms are read afresh), with the buy-in asked. A room the wallet does not open
+   * says so, and where more chips are. */
+  function quick(game, room = null) {
     return busy(async () => {
-      const res = await api.quickJoin(game.name);
+      let res;
+      if (!game.chips) {
+        res = await api.quickJoin(game.name);
+      } else {
+        const rooms = await api.rooms(game.name);
+        store.set({ rooms });
+        const pick = rooms.rooms.find((r) => r.stake === (room?.stake ?? rooms.suggested)) || rooms.rooms[0];
+        if (!opens(pick, rooms.wallet)) return shortOfChips(null, lockedText(pick, rooms.wallet));
+        const buyIn = await askBuyIn(pick.stake, st.catalog.buy_in, { room: true });
+        if (buyIn === null) return;
+        res = await api.quickJoin(game.name, pick.stake, buyIn);
+      }
       refreshMe();
       open(tableId(res.table));
     });
@@ -302,6 +334,17 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       h("div", { class: "tables-head" },
         h("h3", {}, t("lobby.tables")),
         h("button", { class: "btn btn-ghost", type: "button", onclick: load }, t("lobby.refresh"))),
+      h("div", { class: "filters seat-tabs", role: "tablist" }, SEAT_TABS.map((v) => h("button", {
+        class: `tab ${q.seats === v ? "on" : ""}`, type: "button", role: "tab", "data-seats": v,
+        "aria-selected": String(q.seats === v),
+        onclick: (e) => {
+          for (const x of e.currentTarget.parentNode.children) {
+            x.classList.toggle("on", x === e.currentTarget);
+            x.setAttribute("aria-selected", String(x === e.currentTarget));
+          }
+          filter({ seats: v });
+        },
+      }, t(`lobby.seats.${v}`)))),
       h("div", { class: "filters", role: "tablist" }, ["", ...games().map((g) => g.name)].map((f) => h("button", {
         class: `tab ${q.game === f ? "on" : ""}`, type: "button", "data-filter": f || "all",
         onclick: (e) => {
@@ -314,8 +357,6 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
           h("input", { name: "stake", type: "number", inputmode: "numeric", min: stake.min, max: stake.max,
             step: 1, value: q.stake, placeholder: t("lobby.filter.any_stake"),
             onchange: (e) => filter({ stake: e.target.validity.valid ? e.target.value : "" }) })) : null,
-        h("label", { class: "filter check" }, h("input", { type: "checkbox", name: "open", checked: q.open,
-          onchange: (e) => filter({ open: e.target.checked }) }), h("span", {}, t("lobby.filter.open"))),
         h("label", { class: "filter" }, h("span", {}, t("lobby.sort")),
           h("select", { name: "sort", onchange: (e) => filter({ sort: e.target.value }) },
             SORTS.map((o) => h("option", { value: o, selected: o === q.sort }, t(`lobby.sort.${o}`)))))));
@@ -325,12 +366,17 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     const mine = new Set(st.mine.map(tableId));
     const rows = st.tables.filter((x) => gameOf(x.game) && !mine.has(tableId(x)));
     return rows.length ? h("ul", { class: "table-list" }, rows.map((x) => tableRow(x)))
-      : h("p", { class: "muted" }, t(st.query.game || st.query.stake || st.query.open ? "lobby.none_match" : "lobby.none"));
+      : h("p", { class: "muted" }, t(st.query.seats === "full" ? "lobby.none_full"
+        : st.query.game || st.query.stake ? "lobby.none_match" : "lobby.none"));
   }
 
   const draw = regionScheduler({
     title() { slots.title.set(h("h2", { class: "lobby-title" }, t("lobby.title"))); },
     cards() { slots.cards.set(st.catalog ? h("section", { class: "games" }, games().map(gameCard)) : null); },
+    rooms() {
+      const game = roomsGame();
+      slots.rooms.set(game && st.rooms ? roomsSection(game.name, st.rooms, (room) => quick(game, room)) : null);
+    },
     form() {
       const game = gameOf(st.creating);
       slots.form.set(game ? createForm(game) : null);

@@ -25,6 +25,7 @@ import { BUBBLE_MS, QUICK_EMOTES } from "./quick.js";
 import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
 import { handFit, handRoom } from "./hand_fit.js";
+import { explainRefusal } from "./short_chips.js";
 
 const MAX_LOG = 200; // = HISTORY in app/services/table/views.py: a reload shows the same lines
 const MAX_CHAT = 100;
@@ -70,7 +71,6 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
   let destroyed = false;
   let leaving = false; // we asked to leave: losing the seat then is no news
   const known = {}; // table seat -> the last name seen there, for the history of a freed seat
-  let myStack = null; // the chips our seat last held (a chips table): what sitting again brings
 
   const el = h("div", { class: "table-page", "data-table": tableId });
   const slots = { top: slot(), banner: slot(), felt: slot(), side: slot(), result: slot() };
@@ -242,7 +242,6 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     for (const x of table.seats || []) if (x.name) known[x.seat] = x.name;
     const was = st.table?.you;
     if (isSeat(table.you)) {
-      myStack = table.seats?.[table.you]?.stack ?? null;
       patch.removed = null;
     } else if (isSeat(was) && !leaving) {
       patch.removed = was;
@@ -250,20 +249,14 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     }
   }
 
-  /**
-   * Sit again after the seat was freed: the same seat when it is still free, else any; at a
-   * chips table with the stack the seat brought, or the whole wallet when that holds less (the
-   * stack went back to the wallet when the seat was freed, less what the round cost).
-   */
+  /** Sit again after the seat was freed: the same seat when it is still free, else any, with
+   * the buy-in asked as every sit does (buy_in.js). */
   function sitAgain() {
     const seats = st.table?.seats || [];
     const free = (n) => seats[n] && !seats[n].name && !seats[n].bot;
     const n = free(st.removed) ? st.removed : seats.findIndex((x, i) => free(i));
     if (n < 0) return store.set({ error: t("table.removed.full") });
-    return rest(async () => {
-      const buyIn = chips() && myStack ? Math.min(myStack, (await api.me()).balance) : undefined;
-      await api.sit(tableId, n, buyIn);
-    });
+    return rest(() => sitAt(n));
   }
 
   /** The chip movements of an event, as short-lived numbers over the seats they touch. */
@@ -319,7 +312,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     try {
       await fn();
       store.set({ error: null });
-    } catch (err) { store.set({ error: errorText(err) }); }
+    } catch (err) {
+      if (!(await explainRefusal(err, errorText))) store.set({ error: errorText(err) });
+    }
   }
 
   // ---- regions ----------------------------------------------------------------------------

@@ -94,7 +94,7 @@ async def test_list_filters_and_pages(http):
     page = (await http.get("/api/tables", params={"per_page": 3, "page": 2})).json()
     assert len(page["items"]) == 1 and page["total"] == 4
     await http.post(f"/api/tables/{made[0]}/bots", headers=auth)
-    open_ = (await http.get("/api/tables", params={"open": True})).json()
+    open_ = (await http.get("/api/tables", params={"seats": "open"})).json()
     assert made[0] not in {t["id"] for t in open_["items"]} and open_["total"] == 3
 
 

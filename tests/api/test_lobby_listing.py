@@ -60,7 +60,8 @@ async def test_tables_filter_by_stake_and_open_seats_and_sort(http):
     assert set(by_seats[:2]) == {moon, ids[10]} and by_seats[2:] == [ids[50], ids[20]]
     assert await listed(http, game="gaple", stake=50) == [ids[50]]
     await http.post(f"/api/tables/{ids[20]}/bots", headers=a)
-    assert await listed(http, game="gaple", open="true") == [ids[50], ids[10]]
+    assert await listed(http, game="gaple", seats="open") == [ids[50], ids[10]]
+    assert await listed(http, game="gaple", seats="full") == [ids[20]]  # only to watch
 
 
 @pytest.mark.parametrize(
@@ -69,7 +70,7 @@ async def test_tables_filter_by_stake_and_open_seats_and_sort(http):
         ({"stake": "ten"}, "int_parsing", ["query", "stake"]),
         ({"stake": 0}, "greater_than_equal", ["query", "stake"]),
         ({"sort": "cheapest"}, "literal_error", ["query", "sort"]),
-        ({"open": "maybe"}, "bool_parsing", ["query", "open"]),
+        ({"seats": "maybe"}, "bad_seats", ["query", "seats"]),
         ({"game": "chess"}, "no_such_game", ["query", "game"]),
         ({"per_page": 500}, "less_than_equal", ["query", "per_page"]),
     ],

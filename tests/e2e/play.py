@@ -60,9 +60,29 @@ def play_until(pages, done, timeout: float = 90) -> int:
     return moves
 
 
-def open_vs_bots(page, game: str) -> str:
-    """One click on the game's "play against bots"; returns the table id."""
+def open_vs_bots(page, game: str, amount: int | None = None) -> str:
+    """The game's "play against bots", the buy-in dialog of a chips game confirmed (with
+    ``amount`` typed in, else as offered); returns the table id."""
     page.click(f".game-card[data-game={game}] [data-action=bots]")
+    return seated(page, amount)
+
+
+def quick_join(page, game: str, stake: int | None = None, amount: int | None = None) -> str:
+    """The game's "quick join" (a chips game: the stake room ``stake``'s, else the card's, the
+    room the wallet opens), the buy-in dialog confirmed; returns the table id."""
+    if stake is None:
+        page.click(f".game-card[data-game={game}] [data-action=quick]")
+    else:
+        page.click(f".rooms[data-game={game}] .room[data-stake='{stake}'] [data-action=room]")
+    return seated(page, amount)
+
+
+def seated(page, amount: int | None = None) -> str:
+    """After a click that sits: the buy-in dialog, when one opens, confirmed; the table's id
+    once its hand is drawn."""
+    page.wait_for_selector(f"{BUY_IN}, .felt .hand-area", timeout=15000)
+    if page.locator(BUY_IN).count():
+        accept_buy_in(page, amount)
     page.wait_for_selector(".felt .hand-area", timeout=15000)
     return page.get_attribute(".table-page", "data-table")
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from .conftest import DESKTOP, PHONE, running_server, shot, sign_in
-from .play import RESULT, act, my_turn, open_vs_bots, play_until
+from .play import RESULT, accept_buy_in, act, my_turn, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
 
@@ -155,6 +155,7 @@ def test_o3_a_seat_freed_for_idling_says_so_and_offers_to_sit_again(new_page, se
         polling=200,
     )
     page.click("[data-action=sit-again]")
+    accept_buy_in(page)  # sitting again asks the buy-in, as every sit does
     page.wait_for_function("window.meja.table?.you === 0", timeout=5000)
     page.wait_for_selector(".banner[data-status=removed]", state="detached")
     page.wait_for_selector(".hand .hand-tile", timeout=10000)

@@ -75,6 +75,7 @@ def test_g10_four_pages_play_a_round_and_see_the_recorded_payments(new_page, ser
 
     # Someone watches from the lobby: the board, no hand, and a banner saying so.
     watcher = new_page("Eko")
+    watcher.click(".seat-tabs [data-seats=full]")  # a full table: listed only to watch
     watcher.wait_for_selector(f".table-row[data-table='{table}']")
     shot(watcher, "lobby-with-tables-desktop")
     watcher.locator(f".table-row[data-table='{table}'] [data-action=watch]").click()

@@ -160,7 +160,11 @@ def test_filters_and_sorting_ask_the_server_and_survive_the_refresh(new_page, se
     assert rows() == [dear, cheap, moon]
     page.fill(".tables input[name=stake]", "50")
     page.press(".tables input[name=stake]", "Enter")
-    page.wait_for_function("() => document.querySelectorAll('.tables .table-row').length === 1")
+    page.wait_for_function(  # other tests' stake-50 tables may be listed too
+        """ids => ![...document.querySelectorAll('.tables .table-row')]
+            .some(r => ids.includes(r.dataset.table))""",
+        arg=[cheap, moon],
+    )
     assert rows() == [dear]
     wait_for_refresh(page)
     assert page.input_value(".tables input[name=stake]") == "50"
@@ -244,6 +248,7 @@ def test_a_table_nobody_is_at_leaves_the_lobby(new_page, server):
     page = new_page("Wulan", viewport=DESKTOP)
     tid = open_vs_bots(page, "moon")
     watcher = new_page("Yudi", viewport=DESKTOP)
+    watcher.click(".seat-tabs [data-seats=full]")  # a table full of bots: only to watch
     watcher.wait_for_selector(f".table-row[data-table='{tid}']", timeout=10000)
     page.click(".table-top [data-action=leave]")
     page.wait_for_selector(".lobby .game-card")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP, PHONE, shot
-from .play import BUY_IN, RESULT, accept_buy_in, play_until
+from .play import BUY_IN, RESULT, accept_buy_in, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
 
@@ -91,12 +91,13 @@ def test_the_buy_in_is_chosen_within_the_stake_and_a_table_nobody_can_sit_at_is_
     page.click(".table-top [data-action=leave]")
     page.wait_for_selector(".lobby .game-card")
     create_gaple(page, stake=20000)
-    dialog.wait_for()
-    assert "perlu paling sedikit 200.000 chip" in dialog.locator(".error").inner_text()
-    assert dialog.locator("input").count() == 0
+    short = page.locator("dialog[data-testid=short-chips]")
+    short.wait_for()
+    assert "perlu paling sedikit 200.000 chip" in short.locator(".error").inner_text()
+    assert page.locator(BUY_IN).count() == 0 and short.locator("input").count() == 0
     both_sizes(page, "seating-buy-in-short")
-    dialog.locator("button").click()
-    dialog.wait_for(state="detached")
+    short.locator("[data-action=close]").click()
+    short.wait_for(state="detached")
     tables = page.context.request.get(f"{server}/api/tables?per_page=100").json()["items"]
     assert not [t for t in tables if t["stake"] == 20000]
     assert page.errors == []
@@ -104,8 +105,7 @@ def test_the_buy_in_is_chosen_within_the_stake_and_a_table_nobody_can_sit_at_is_
 
 def test_the_header_shows_the_wallet_and_the_stack_at_the_table_live(new_page, server):
     page = new_page("Bagus")
-    page.click(".game-card[data-game=gaple] [data-action=bots]")
-    page.wait_for_selector(".felt .hand-area", timeout=15000)
+    open_vs_bots(page, "gaple")
     page.wait_for_function(  # the stack from the socket, the wallet read again after the sit
         "document.querySelector('#chips').dataset.table === '1000'"
         " && document.querySelector('#chips').dataset.wallet === '0'",

@@ -16,3 +16,10 @@ test("a wallet below the minimum cannot sit", () => {
   assert.equal(r.low, 200000);
   assert.equal(r.short, true);
 });
+
+test("the last choice, remembered in stakes, is offered within the bounds and the wallet", () => {
+  assert.equal(buyInRange(10, BOUNDS, 5000, 40).def, 400);
+  assert.equal(buyInRange(50, BOUNDS, 1000, 40).def, 1000); // 2,000 asked: the wallet caps it
+  assert.equal(buyInRange(10, BOUNDS, 5000, 2).def, 100); // below the least: the least
+  assert.equal(buyInRange(10, BOUNDS, 5000, null).def, 1000); // nothing remembered: the most
+});

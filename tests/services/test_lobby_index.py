@@ -18,13 +18,15 @@ from tests.services.helpers import humans
 
 N_TABLES = 5000
 QUERIES = [
-    (None, None, False),
-    ("gaple", None, False),
-    ("gaple", 50, False),
-    ("gaple", 10, True),
-    (None, 10, False),
-    (None, None, True),
-    ("moon", None, True),
+    (None, None, "all"),
+    ("gaple", None, "all"),
+    ("gaple", 50, "all"),
+    ("gaple", 10, "open"),
+    (None, 10, "all"),
+    (None, None, "open"),
+    ("moon", None, "open"),
+    (None, None, "full"),
+    ("gaple", 10, "full"),
 ]
 
 
@@ -85,7 +87,7 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
         return await load_many(tids)
 
     store.load_many = counted
-    for game, stake, open_seats in QUERIES:
+    for game, stake, seats in QUERIES:
         expected = sorted(  # newest first, then the highest id (a bucket's ZRANGE REV order)
             (
                 (d["created"], tid)
@@ -94,19 +96,19 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
                 and D.human_seated(d)
                 and (game is None or d["game"] == game)
                 and (stake is None or d["stake"] == stake)
-                and (not open_seats or None in d["seats"])
+                and (seats == "all" or (None in d["seats"]) == (seats == "open"))
             ),
             reverse=True,
         )
         for page in (1, 3):
             got = await tables.list_tables(
-                game=game, stake=stake, open_seats=open_seats, page=page, per_page=20
+                game=game, stake=stake, seats=seats, page=page, per_page=20
             )
             want = [tid for _, tid in expected[(page - 1) * 20 : page * 20]]
-            assert [t["id"] for t in got["items"]] == want, (game, stake, open_seats, page)
+            assert [t["id"] for t in got["items"]] == want, (game, stake, seats, page)
             assert got["total"] == len(expected)
     assert max(loaded) == 20  # the page's documents, never the 5,000
-    listed = await tables.list_tables(game=None, stake=None, open_seats=False, page=1, per_page=100)
+    listed = await tables.list_tables(game=None, stake=None, page=1, per_page=100)
     assert not (set(hidden) | nobody) & {t["id"] for t in listed["items"]}
     listable = [(tid, d) for tid, d in docs.items() if not d.get("private") and D.human_seated(d)]
     orders = {  # reversed: the newest (by the second) first among equals, then the highest id
@@ -120,15 +122,13 @@ async def test_a_lobby_page_of_5000_tables_reads_one_page_from_the_index(live_se
     }
     for sort, key in orders.items():
         want = [tid for tid, _ in sorted(listable, key=key, reverse=True)[40:60]]
-        got = await tables.list_tables(
-            game=None, stake=None, open_seats=False, sort=sort, page=3, per_page=20
-        )
+        got = await tables.list_tables(game=None, stake=None, sort=sort, page=3, per_page=20)
         assert [t["id"] for t in got["items"]] == want, sort
 
     store.load_many = load_many
     started, reads = time.perf_counter(), 20
     for _ in range(reads):
-        await tables.list_tables(game="gaple", stake=None, open_seats=True, page=1, per_page=20)
+        await tables.list_tables(game="gaple", stake=None, seats="open", page=1, per_page=20)
     page = (time.perf_counter() - started) / reads
     print(
         f"{N_TABLES} tables: a page {page * 1000:.1f} ms, reading every one {every * 1000:.0f} ms"
@@ -197,3 +197,20 @@ def test_a_change_moves_the_table_in_the_facets_its_documents_list_it_in(what):
     assert (expected == ([], [])) == (
         what in ("a move (the game's state only)", "the match starts")
     )
+
+
+def test_a_table_with_a_free_seat_is_in_its_stake_room_and_a_full_one_only_to_watch():
+    open_doc = _seated_doc()
+    listed = lobby_index.facets(open_doc)
+    assert {"gaple:join", "gaple:10:join", "*:*:open:newest", "*:*:all:newest"} <= listed.keys()
+    assert "*:*:full:newest" not in listed
+    full = _edited(
+        lambda d: d["seats"].__setitem__(
+            slice(2, 4),
+            [D.make_seat(f"bot:{n}", "Bot", bot=True, stack=500, sit=3) for n in (2, 3)],
+        )
+    )
+    listed = lobby_index.facets(full)
+    assert {"*:*:full:newest", "gaple:10:full:stake_low", "*:*:all:newest"} <= listed.keys()
+    assert not {"gaple:join", "gaple:10:join", "*:*:open:newest"} & listed.keys()
+    assert len([f for f in listed if f.endswith(":newest")]) == 8  # game, stake, seats: 2 each

@@ -80,3 +80,17 @@ async def test_a_busy_process_s_beat_is_a_call_per_bucket_not_per_table(stores, 
     await store.watching(list(tables)[:10], False)
     assert not await live_redis.sismember(store.keys.watchers("busy000"), store.origin)
     assert await live_redis.sismember(store.keys.watchers("busy010"), store.origin)
+
+
+async def test_the_players_present_at_many_tables_are_read_in_one_pipeline_each_once(stores):
+    """A stake room's players online (app/services/table/rooms.py): the tables lie in many
+    buckets (cluster slots); a player at two of them, or on two processes, counts once, and a
+    lapsed member not at all."""
+    a, b = (Presence(store, ttl=0.5) for store in stores)
+    tables = [f"room{i:02d}" for i in range(12)]
+    await a.refresh({tables[0]: {1, 2}, tables[5]: {2, 3}})
+    await b.refresh({tables[9]: {3}, tables[11]: {4}})
+    assert await a.online_at(tables[:10]) == {1, 2, 3}
+    assert await a.online_at([]) == set()
+    await asyncio.sleep(0.6)  # nobody refreshes: everyone lapses
+    assert await a.online_at(tables) == set()

@@ -73,17 +73,20 @@ class Listing(TableParts):
         *,
         game: str | None,
         stake: int | None,
-        open_seats: bool,
+        seats: str = "all",
         sort: lobby_index.Sort = "newest",
         page: int,
         per_page: int,
     ) -> dict:
         """One page of the lobby from its index (lobby_index.py: what is listed,
         in which order): two round trips, the page's ids and then their documents, however many
-        tables are live."""
+        tables are live. ``seats``: ``open`` (a seat to take), ``full`` (only to watch) or
+        ``all``; anything else is 422 ``bad_seats``."""
         if game is not None and game not in registry.available():
             raise TableError(422, "no_such_game", f"unknown game {game!r}", "query.game")
-        facet = lobby_index.facet(game, stake, open_seats, sort)
+        if seats not in lobby_index.SEATS:
+            raise TableError(422, "bad_seats", "seats is open, full or all", "query.seats")
+        facet = lobby_index.facet(game, stake, seats, sort)
         total, tids = await self.store.lobby_page(facet, (page - 1) * per_page, per_page)
         snaps = await self.store.load_many(tids)
         return {

@@ -1,13 +1,15 @@
 """The lobby's index: which facets a table is listed under, so a lobby page reads an index and
 never every table.
 
-A facet is one question the lobby asks: ``<game>:<stake>:<seats>:<sort>``, the first three
-parts either a value or ``*`` (any), ``<seats>`` being ``open`` (a seat is free) or ``all``,
-``<sort>`` the list's order. A table is listed under every facet it answers (its game or any,
-its stake or any, open or all, in each of the four orders: at most 32), and quick join has its
-own, ``<game>:join``: tables of that game with a free seat and a human at them that a newcomer
-may sit at now. Each facet is a sorted set per bucket (``Keys.lobby``), so a page of one facet
-is the highest-scored entries of its buckets, merged (``TableStore.lobby_page``).
+A facet is one question the lobby asks: ``<game>:<stake>:<seats>:<sort>``, the first two
+parts either a value or ``*`` (any), ``<seats>`` being ``open`` (a seat is free), ``full`` (none
+is: only to watch) or ``all``, ``<sort>`` the list's order. A table is listed under every facet
+it answers (its game or any, its stake or any, open or full and all, in each of the four orders:
+at most 32), and quick join has its own, ``<game>:join`` and, for a chips table, the one of its
+stake room, ``<game>:<stake>:join`` (rooms.py): tables of that game with a free seat and a human
+at them that a newcomer may sit at now. Each facet is a sorted set per bucket (``Keys.lobby``),
+so a page of one facet is the highest-scored entries of its buckets, merged
+(``TableStore.lobby_page``).
 
 The score is the order: the creation time (newest first), or the stake or the open seats
 first and then the creation time (``score``). What is listed (docs/design.md "The lobby"): a
@@ -29,14 +31,15 @@ from . import doc as D
 ANY = "*"
 Sort = Literal["newest", "stake_low", "stake_high", "open_seats"]
 SORTS: tuple[Sort, ...] = ("newest", "stake_low", "stake_high", "open_seats")
+Seats = Literal["open", "full", "all"]
+SEATS: tuple[Seats, ...] = ("open", "full", "all")
 # An order's first key times this, plus the creation second: exact in a double (2**53) for
 # stakes up to 900,000 and creation times up to the year 2286.
 FIRST = 10**10
 
 
-def facet(game: str | None, stake: int | None, open_seats: bool, sort: Sort = "newest") -> str:
+def facet(game: str | None, stake: int | None, seats: Seats, sort: Sort = "newest") -> str:
     """The facet of a lobby query (GET /api/tables)."""
-    seats = "open" if open_seats else "all"
     return f"{game or ANY}:{ANY if stake is None else stake}:{seats}:{sort}"
 
 
@@ -54,8 +57,9 @@ def score(doc: Any, sort: Sort) -> int:
     return created
 
 
-def join_facet(game: str) -> str:
-    return f"{game}:join"
+def join_facet(game: str, stake: int | None = None) -> str:
+    """Quick join's tables of ``game``, or of its stake room ``stake``."""
+    return f"{game}:join" if stake is None else f"{game}:{stake}:join"
 
 
 def facets(doc: Any) -> dict[str, int]:
@@ -70,14 +74,16 @@ def facets(doc: Any) -> dict[str, int]:
         return {}
     free = None in doc["seats"]
     out = {
-        facet(game, stake, open_seats, sort): score(doc, sort)
+        facet(game, stake, seats, sort): score(doc, sort)
         for game in (doc["game"], None)
         for stake in {doc["stake"], None}
-        for open_seats in {free, False}
+        for seats in ("open" if free else "full", "all")
         for sort in SORTS
     }
     if free and (doc["chips"] or doc["status"] == D.TableStatus.WAITING):
         out[join_facet(doc["game"])] = doc["created"]
+        if doc["stake"] is not None:
+            out[join_facet(doc["game"], doc["stake"])] = doc["created"]
     return out
 
 

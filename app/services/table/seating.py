@@ -32,6 +32,7 @@ from . import doc as D
 from . import lobby_index
 from .base import TableParts
 from .errors import TableError, closed
+from .rooms import balance, pick_room
 from .stakes import buy_in_limits
 from .write import now_ms
 
@@ -258,23 +259,34 @@ class Seating(TableParts):
 
         return await self._changed(tid, build)
 
-    async def quick_join(self, player: dict, game: str) -> dict:
+    async def quick_join(
+        self, player: dict, game: str, stake: int | None = None, buy_in: int | None = None
+    ) -> dict:
         """An open seat at one of the newest fitting tables (lobby_index's join facet), else a
-        new table full of bots."""
+        new table full of bots. A chips game sits in a stake room (rooms.py): its tables only,
+        with ``buy_in`` (else the default), all of it checked before any table is tried."""
         if game not in registry.available():
             raise TableError(422, "bad_options", f"unknown game {game!r}", "game")
-        _, tids = await self.store.lobby_page(lobby_index.join_facet(game), 0, JOIN_CANDIDATES)
+        rs = registry.get_ruleset(game)
+        facet, options = lobby_index.join_facet(game), {}
+        if rs.descriptor.chips and self.settings.stake_rooms:
+            wallet = None if self.db is None else await balance(self.db, player["id"])
+            room = pick_room(self.settings, stake, wallet)
+            buy_in = await self._buy_in_amount(player, room.stake, buy_in)
+            facet, options = lobby_index.join_facet(game, room.stake), {"stake": room.stake}
+        elif stake is not None or buy_in is not None:
+            raise TableError(422, "no_rooms", f"{game} is not played for chips", "stake")
+        _, tids = await self.store.lobby_page(facet, 0, JOIN_CANDIDATES)
         for snap in await self.store.load_many(tids):
             doc = snap.doc
             if None in doc["seats"] and D.seat_of(doc, player["id"]) is None:
                 n = doc["seats"].index(None)
                 try:
-                    return {"table": await self.sit(player, doc["id"], n, None), "seat": n}
+                    return {"table": await self.sit(player, doc["id"], n, buy_in), "seat": n}
                 except TableError:
                     continue
-        rs = registry.get_ruleset(game)
         n_seats = max(rs.min_seats, min(4, rs.max_seats))
-        table = await self.create(game, n_seats, {}, None, creator=player)
+        table = await self.create(game, n_seats, options, None, creator=player, buy_in=buy_in)
         return {"table": await self.add_bots(player, table["id"]), "seat": 0}
 
     async def _new_code(self, tid: str) -> str:
@@ -295,7 +307,7 @@ class Seating(TableParts):
         it (422 ``buy_in_too_low`` / ``buy_in_too_high``) and the wallet holds it (409
         ``insufficient_chips``), else the default (stakes.py). Refused before any
         chip moves or any table is made."""
-        wallet = None if self.db is None else await self._balance(player["id"])
+        wallet = None if self.db is None else await balance(self.db, player["id"])
         limits = buy_in_limits(stake, self.settings, wallet)
         amount = limits.default if asked is None else asked
         if amount < limits.low:
@@ -311,14 +323,6 @@ class Seating(TableParts):
                 f"you have {wallet} chips in your wallet; the buy-in is {amount}",
             )
         return amount
-
-    async def _balance(self, pid: Any) -> int:
-        try:
-            return await money.balance(self.db, pid)
-        except reach.Unavailable as e:
-            raise TableError(503, e.code, e.message) from e
-        except money.MoneyError as e:
-            raise TableError(409, e.code, e.message) from e
 
     async def _buy_in(
         self, pid: Any, tid: str, seat: int, amount: int, sit: int, stake: int
