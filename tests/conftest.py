@@ -8,9 +8,9 @@ replicas, REDIS_CLUSTER_URL's (CI's, a seed node) or one the session starts itse
 connection, the hub's channels, the lane, the scripts' keys) is app/store, so the store suite
 runs on both; the services, socket and money suites run once, on the cluster (the stricter mode:
 a call's keys in one slot, shard channels), except a test that needs a server of its own
-(``spare_redis``); the API, ops and browser suites run on one server, the embedded default. The database
-likewise: a fresh Postgres schema per test when DATABASE_URL is set, else a SQLite file in the
-test's tmp dir. Tests never collide with each other or with other suites on the same Redis
+(``spare_redis``); the API, ops and browser suites run on one server, the embedded default.
+The database: a fresh Postgres schema per test when DATABASE_URL is set, else a SQLite file in
+the test's tmp dir. Tests never collide with each other or with other suites on the same Redis
 because every test gets its own random key prefix (``test:<hex>:``; all of the app's keys and
 channels start with it) and its keys are deleted afterwards. Nothing is flushed.
 
