@@ -239,13 +239,17 @@ class Deployment:
         async with asyncio.timeout(timeout):
             await asyncio.gather(*(s.play(done) for seats in self.seats.values() for s in seats))
 
-    def server_errors(self) -> list[str]:
-        """Every 5xx answered and every unhandled error, from all processes' JSON logs."""
+    def server_errors(self, allowed: frozenset[int] = frozenset()) -> list[str]:
+        """Every 5xx answered (but the ``allowed`` statuses) and every unhandled error, from all
+        processes' JSON logs."""
         bad = []
         for srv in self.servers:
             for line in srv.log_lines():
                 rec = orjson.loads(line)
-                answered = rec.get("logger") == "meja.access" and rec.get("status", 0) >= 500
+                status = rec.get("status", 0)
+                answered = (
+                    rec.get("logger") == "meja.access" and status >= 500 and status not in allowed
+                )
                 if answered or rec.get("msg") == "unhandled error":
                     bad.append(f"{srv.name}: {line[:300]}")
         return bad
@@ -334,7 +338,9 @@ async def test_a_master_killed_mid_play(deployment, victim, wait_replicas):
         polling = False
         await poller
 
-    assert d.server_errors() == []
+    # while the cluster elects, a call may answer 503 redis_unavailable (docs/operations/
+    # cluster.md "Failover"); never a 500
+    assert d.server_errors(allowed=frozenset({503})) == []
     assert statuses and set(statuses) <= {200, 503}, sorted(set(statuses))
     seats = {t: some for t, some in d.seats.items()}
     timeouts = {(t in doomed, t): [s.timeouts for s in some] for t, some in seats.items()}

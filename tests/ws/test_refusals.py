@@ -7,6 +7,7 @@ and the players receive no new state.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import httpx
 import orjson
@@ -229,13 +230,16 @@ async def test_flood_is_rate_limited_and_changes_nothing(table):
     srv, tid, clients, _, http = table
     before = await version(http, tid)
     mover, _ = turn(clients)
-    burst = srv.live.settings.rate_burst
-    for i in range(burst + 10):
+    settings = srv.live.settings
+    sent = settings.rate_burst + 30
+    started = time.monotonic()
+    for i in range(sent):
         await mover.send({"type": "act", "cmd": f"f{i}", "v": 0, "action": {"kind": "pass"}})
-    answers = [
-        await mover.until(lambda m: m["type"] in ("ack", "error")) for _ in range(burst + 10)
-    ]
-    assert sum(a["code"] == "rate_limited" for a in answers) >= 9
+    answers = [await mover.until(lambda m: m["type"] in ("ack", "error")) for _ in range(sent)]
+    # the bucket refills while a loaded machine sends and answers: that many more pass
+    refilled = int((time.monotonic() - started) * settings.rate_per_second) + 1
+    limited = sum(a["code"] == "rate_limited" for a in answers)
+    assert limited >= min(30 - refilled, 10), (limited, refilled)
     assert all(a["type"] == "error" for a in answers)
     assert await version(http, tid) == before
 
