@@ -94,7 +94,7 @@ def running_server(data: Path, database: str | None = None, **settings: str) -> 
             stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a loaded machine starts it slowly
     while True:
         try:
             with urllib.request.urlopen(f"{url}/healthz", timeout=1):
