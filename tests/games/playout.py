@@ -178,6 +178,7 @@ def playout(
     events_every: int = 1,
     refuse_every: int = 1,
     validate_every: int = 1,
+    notable_every: int = 1,
     extra: Callable[[Any, tuple, Any, Any], None] | None = None,
     max_steps: int = 1_000_000,
 ):
@@ -188,7 +189,9 @@ def playout(
     notable one; ``refuse_every``: the refusal checks on every such step; ``validate_every``: the
     chosen move goes through the public ``apply`` on every such step, and straight to ``_apply``
     (the contract's hook for an action known to be legal) on the others, which saves Moon and
-    Mexican Train listing the legal actions twice a move in long sweeps.
+    Mexican Train listing the legal actions twice a move in long sweeps. ``notable_every``: the
+    state and events checks after every such notable step only (long sweeps: each round's
+    boundaries are already checked in the budget's matches).
     ``extra(state, legal, action, step)``: a game's own checks of each step (state before it).
     """
     rng = random.Random(seed)
@@ -198,7 +201,7 @@ def playout(
     refused(IllegalAction, rs.parse_action, {"kind": "no-such-move"})
     log: list[tuple[int, Any]] = []
     notable = True  # the first state
-    step_no = 0
+    step_no = notables = 0
     try:
         while (seat := rs.to_act(state)) is not None:
             if notable or step_no % check_every == 0:
@@ -212,7 +215,11 @@ def playout(
                 step = rs.apply(state, seat, action)
             else:
                 step = rs._apply(state, seat, action)
-            notable = any(e["type"] in NOTABLE_EVENTS for e in step.events)
+            if any(e["type"] in NOTABLE_EVENTS for e in step.events):
+                notables += 1
+                notable = notables % notable_every == 0
+            else:
+                notable = False
             if notable or step_no % events_every == 0:
                 check_events(rs, step)
             if extra is not None:

@@ -244,8 +244,8 @@ CASES = [
 
 def sweep(game: str, n: int, seeds: range, sparse: int | None = None) -> None:
     """Play the seeded random matches ``seeds``. ``sparse`` (long sweeps): the full, events,
-    refusal and move-validation checks only on every such step (and the notable ones), and no
-    fully checked match."""
+    refusal and move-validation checks only on every such step and every tenth notable one (a
+    round's end or deal), and no fully checked match; every match's end is checked in full."""
     rs = get_ruleset(game)
     hooks = SWEEPS.get(game, Sweep)(rs, n)
     for seed in seeds:
@@ -256,6 +256,7 @@ def sweep(game: str, n: int, seeds: range, sparse: int | None = None) -> None:
                 events_every=sparse,
                 refuse_every=sparse,
                 validate_every=sparse,
+                notable_every=10,
             )
         elif seed % FULL_MATCH_EVERY == 0:
             every = dict(check_every=1, refuse_every=1)

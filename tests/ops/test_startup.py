@@ -68,19 +68,28 @@ def one_line(done: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+# The three commands share one check (app/process.py): each malformed URL goes through one of
+# them in turn, so every command meets a bad DATABASE_URL and a bad REDIS_URL.
 @pytest.mark.parametrize(
-    ("env", "line"),
+    ("command", "env", "line"),
     [
-        ({"DATABASE_URL": "notaurl"}, "DATABASE_URL: not a database URL"),
-        ({"DATABASE_URL": "postgresql://meja@db:five/meja"}, "DATABASE_URL: the port is not"),
-        ({"DATABASE_URL": "mysql://meja:hunter2-pw@db/meja"}, "DATABASE_URL: mysql is not"),
-        ({"REDIS_URL": "notaurl"}, "REDIS_URL: not a Redis URL"),
-        ({"REDIS_URL": "redis://redis:six/0"}, "REDIS_URL: the port is not"),
-        ({"REDIS_URL": "redis://redis:6379/zero"}, "REDIS_URL: the database (the path)"),
+        ("serve", {"DATABASE_URL": "notaurl"}, "DATABASE_URL: not a database URL"),
+        (
+            "outbox",
+            {"DATABASE_URL": "postgresql://meja@db:five/meja"},
+            "DATABASE_URL: the port is not",
+        ),
+        (
+            "migrate",
+            {"DATABASE_URL": "mysql://meja:hunter2-pw@db/meja"},
+            "DATABASE_URL: mysql is not",
+        ),
+        ("serve", {"REDIS_URL": "redis://redis:6379/zero"}, "REDIS_URL: the database (the path)"),
+        ("outbox", {"REDIS_URL": "notaurl"}, "REDIS_URL: not a Redis URL"),
+        ("migrate", {"REDIS_URL": "redis://redis:six/0"}, "REDIS_URL: the port is not"),
     ],
 )
-@pytest.mark.parametrize("command", ["serve", "outbox", "migrate"])
-def test_a_malformed_url_is_one_line_naming_it(tmp_path, env, line, command):
+def test_a_malformed_url_is_one_line_naming_it(tmp_path, command, env, line):
     done = run_app(command, env={"MEJA_DATA_DIR": str(tmp_path), "MEJA_SECRET_KEY": KEY, **env})
     assert one_line(done).startswith(f"refusing to start: {line}")
     assert "hunter2" not in done.stderr  # a URL is never printed: it may hold the password
