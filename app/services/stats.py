@@ -14,6 +14,9 @@ Decisions:
 - Moon and Domino Cross rank by matches won; a tie goes to fewer matches played.
 - Mexican Train ranks by the lowest average match score, among players with at least
   ``min_matches`` matches in the period (a setting); a tie goes to more matches played.
+- Gaple ranks only players whose net is positive, Moon and Cross only players with a win: a
+  board of losers would show a player down 60 chips as "#1". Until someone qualifies the board
+  is empty, and the page says that no one is on it yet.
 - Remaining ties go to the lower player id (the earlier player), so pages never overlap.
   Ranks are positions (1, 2, 3, ...), not shared by ties.
 - Bots are never on a board: they have no player id in the records (so no totals), and a
@@ -120,6 +123,8 @@ def board_queries(
     where = [s.game == game, s.period == period, Player.kind != "bot"]
     if metric == "average_score":
         where.append(s.played >= min_matches)
+    else:  # only a positive net or at least one win ranks: a loser is never "#1"
+        where.append(value > 0)
     board = select(s.player_id).join(Player, Player.id == s.player_id).where(*where)
     page_of = (
         select(s.player_id, Player.name, s.played, s.won, value.label("value"))

@@ -342,7 +342,7 @@ export default {
   "board.chips_n.one": "{n} chip",
   "board.wins_n": "{n}",
   "board.avg_n": "{n}",
-  "board.empty": "Nobody is on this board yet.",
+  "board.empty": "No one is on this board yet. Win a game to be the first.",
   "board.prev": "Previous",
   "board.next": "Next",
   "board.page": "Page {page} of {pages}",
@@ -483,6 +483,7 @@ export default {
   "quick.wow": "😮",
   "quick.angry": "😠",
   "quick.cool": "😎",
+  "err.chat_too_fast": "Messages too fast. Wait a moment before sending again.",
   "err.unknown_quick_chat": "That quick chat is unknown. Reload the page.",
   // lobby: own tables, filters, private tables and join codes; rules pages
   "lobby.mine": "Your tables",

@@ -342,7 +342,7 @@ export default {
   "board.chips_n.one": "{n} chip",
   "board.wins_n": "{n}",
   "board.avg_n": "{n}",
-  "board.empty": "Belum ada pemain di papan ini.",
+  "board.empty": "Belum ada yang masuk papan ini. Menangkan permainan untuk jadi yang pertama.",
   "board.prev": "Sebelumnya",
   "board.next": "Berikutnya",
   "board.page": "Halaman {page} dari {pages}",
@@ -483,6 +483,7 @@ export default {
   "quick.wow": "😮",
   "quick.angry": "😠",
   "quick.cool": "😎",
+  "err.chat_too_fast": "Pesan terlalu cepat. Tunggu sebentar sebelum mengirim lagi.",
   "err.unknown_quick_chat": "Obrolan cepat itu tidak dikenal. Muat ulang halaman.",
   // lobby: own tables, filters, private tables and join codes; rules pages
   "lobby.mine": "Meja Anda",
