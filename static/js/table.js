@@ -13,6 +13,7 @@ import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
 import { api, refreshSession } from "./api.js";
 import { codeText, errorText } from "./errors.js";
+import { avatar } from "./avatars.js";
 import { descriptor, loadCatalog } from "./catalog.js";
 import { clockEl, countdownEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
@@ -318,8 +319,9 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
           onclick: () => rest(async () => { leaving = true; await api.leave(tableId, you); onLeave?.(); }) },
         t("nav.leave")) : null,
-      h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
-        : t("table.title_only", { id: tableId })),
+      h("h2", { "data-table-name": st.table?.name || "" }, name
+        ? t("table.title", { game: t(`game.${name}`), name: st.table?.name || "…" })
+        : t("table.title_only", { name: st.table?.name || "…" })),
       h("div", { class: "table-info" },
         st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null,
         name ? h("a", { class: "table-link", href: `#/rules/${name}`, "data-action": "rules",
@@ -411,7 +413,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       "data-seat": seat,
     },
       h("div", { class: "plate-head" },
-        h("span", { class: "plate-name" }, seatName(seat)), ...flags, clockFor(seat)),
+        avatar(info.avatar, 22), h("span", { class: "plate-name" }, seatName(seat)), ...flags, clockFor(seat)),
       // every hand but the viewer's own shows its backs (a spectator sees all of them)
       seat !== mySeat() && tiles !== null ? h("div", { class: "plate-backs" }, backsSvg(tiles),
         h("span", { class: "plate-count" }, count("table.tiles", tiles))) : null,
