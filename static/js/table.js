@@ -319,9 +319,10 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
           onclick: () => rest(async () => { leaving = true; await api.leave(tableId, you); onLeave?.(); }) },
         t("nav.leave")) : null,
-      h("h2", { "data-table-name": st.table?.name || "" }, name
-        ? t("table.title", { game: t(`game.${name}`), name: st.table?.name || "…" })
-        : t("table.title_only", { name: st.table?.name || "…" })),
+      // a phone shows the table's name whole, without the game's (the board shows which)
+      h("h2", { "data-table-name": st.table?.name || "" },
+        name ? h("span", { class: "chips-long" }, t("table.title", { game: t(`game.${name}`), name: st.table?.name || "…" })) : null,
+        h("span", { class: name ? "chips-short" : "" }, t("table.title_only", { name: st.table?.name || "…" }))),
       h("div", { class: "table-info" },
         st.view ? h("span", { class: "table-sub" }, game().subtitle?.(st.view, ctx) || "") : null,
         name ? h("a", { class: "table-link", href: `#/rules/${name}`, "data-action": "rules",
