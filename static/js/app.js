@@ -9,7 +9,8 @@
 import { h, clear } from "./dom.js";
 import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
 import { api, ApiError } from "./api.js";
-import { accountMenu, welcome } from "./account.js";
+import { accountMenu } from "./account.js";
+import { mountLanding } from "./landing.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountProfile } from "./profile.js";
@@ -171,7 +172,7 @@ function route() {
   header();
   const rules = location.hash.match(/^#\/rules\/(\w+)$/);
   if (rules) { screen = mountRules(main, { game: rules[1], back: cameFrom }); return; } // signed in or not
-  if (!me) { screen = welcome(main, signedInOrOut); return; }
+  if (!me) { screen = mountLanding(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
   const a = location.hash.match(/^#\/admin(?:\/(\w+)(?:\/([^/?]+))?)?$/);

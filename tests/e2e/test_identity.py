@@ -67,3 +67,29 @@ def test_a_chosen_avatar_shows_on_the_profile_and_the_plate_and_tables_have_name
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "identity-lobby-phone")
     assert page.errors == []
+
+
+def test_a_visitor_lands_on_what_meja_is_and_plays_as_a_guest_in_one_tap(new_page):
+    for viewport, lang, play, guest in (
+        (DESKTOP, "id", "Main sekarang sebagai tamu", r"Tamu \d{4}"),
+        (PHONE, "en", "Play now as a guest", r"Guest \d{4}"),
+    ):
+        size = "desktop" if viewport is DESKTOP else "phone"
+        page = new_page(viewport=viewport, lang=lang)
+        button = page.locator(".landing-hero [data-action=guest]")
+        expect(button).to_have_text(play)
+        cards = page.locator(".landing-games .game-card")
+        expect(cards).to_have_count(4)
+        assert cards.locator("h3").all_inner_texts() == (
+            ["Gaple", "Moon", "Domino Cross", "Kereta Meksiko"]
+            if lang == "id"
+            else ["Gaple", "Moon", "Domino Cross", "Mexican Train"]
+        )
+        assert page.locator(".welcome input[name=name]").count() == 1  # a name of one's own
+        assert_words(page, f"landing {size}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        shot(page, f"landing-{size}")
+        button.click()  # one tap: a guest, in the lobby
+        page.wait_for_selector(".lobby .game-card")
+        expect(page.locator("#who .account")).to_contain_text(re.compile(guest))
+        assert page.errors == []

@@ -564,4 +564,10 @@ export default {
   "avatar.coffee": "Coffee",
   "avatar.tree": "Tree",
   "avatar.star": "Star",
+  "landing.lead": "Play dominoes with friends or bots, right in your browser: Gaple, Moon, Domino Cross and Mexican Train.",
+  "landing.play": "Play now as a guest",
+  "landing.play_hint": "No sign-up, just one tap. You get free chips at once, and can save an account any time.",
+  "landing.games": "Four games",
+  "landing.guest_name": "Guest {n}",
+  "landing.more": "Or pick your own name, log in or sign up",
 };

@@ -564,4 +564,10 @@ export default {
   "avatar.coffee": "Kopi",
   "avatar.tree": "Pohon",
   "avatar.star": "Bintang",
+  "landing.lead": "Main domino bersama teman atau bot, langsung di peramban: Gaple, Moon, Domino Cross, dan Kereta Meksiko.",
+  "landing.play": "Main sekarang sebagai tamu",
+  "landing.play_hint": "Tanpa daftar, cukup satu ketukan. Anda langsung dapat chip gratis, dan akun dapat disimpan kapan saja.",
+  "landing.games": "Empat permainan",
+  "landing.guest_name": "Tamu {n}",
+  "landing.more": "Atau pilih nama sendiri, masuk, atau daftar",
 };
