@@ -35,7 +35,8 @@ def test_a_chosen_avatar_shows_on_the_profile_and_the_plate_and_tables_have_name
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(100)
     shot(page, "avatar-profile-phone")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.evaluate(WIDE)
+    wide = page.evaluate(WIDE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     page.set_viewport_size(DESKTOP)
     page.reload()  # kept by the server
     expect(page.locator(".avatar-choice.on")).to_have_attribute("data-choose", "owl")
@@ -54,7 +55,8 @@ def test_a_chosen_avatar_shows_on_the_profile_and_the_plate_and_tables_have_name
     screenshots(page, "identity-plates")
     page.set_viewport_size(PHONE)  # the phone's header shows the name whole
     expect(page.locator(".table-top h2 .chips-short")).to_have_text(f"Meja {name}")
-    assert page.evaluate("(e => e.scrollWidth <= e.clientWidth)(document.querySelector('.table-top h2'))")
+    title = page.locator(".table-top h2")
+    assert title.evaluate("e => e.scrollWidth <= e.clientWidth"), "the name is cut off"
     page.set_viewport_size(DESKTOP)
     page.click(".table-top .btn-ghost >> nth=0")  # back to the lobby, the seat kept
     row = page.locator(".table-row", has=page.locator("[data-action=back]"))
