@@ -14,6 +14,7 @@ import { describeEvent } from "./events.js";
 import { api, refreshSession } from "./api.js";
 import { codeText, errorText } from "./errors.js";
 import { avatar } from "./avatars.js";
+import { confirmLeave, leavesMidRound } from "./leave.js";
 import { descriptor, loadCatalog } from "./catalog.js";
 import { clockEl, countdownEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
@@ -56,7 +57,7 @@ const SHOWS = {
  * `replay` (replay.js): {feed(handlers), controls, back} plays a finished match through the
  * same page: `feed` stands for the socket, `controls` is drawn where the banner goes.
  */
-export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFail, toast, replay = null }) {
+export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, onAuthFail, toast, replay = null }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -308,6 +309,20 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     } catch (err) { store.set({ error: errorText(err) }); }
   }
 
+  /** "Keluar meja": asked first mid-round (leave.js); then the lobby, where the app shows the
+   * chips of a chips table coming back to the wallet (`onLeft`). */
+  async function leave() {
+    const table = st.table;
+    const you = table.you;
+    const midRound = leavesMidRound(table);
+    const stack = table.seats?.[you]?.stack ?? null;
+    if (midRound && !(await confirmLeave({ chips: stack !== null, stack }))) return;
+    leaving = true;
+    await api.leave(tableId, you);
+    if (stack !== null) onLeft?.({ name: table.name, midRound });
+    onLeave?.();
+  }
+
   // ---- regions ----------------------------------------------------------------------------
   function topBar() {
     const you = st.table?.you;
@@ -317,7 +332,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         `← ${t(replay ? replay.back : "nav.lobby")}`),
       you !== null && you !== undefined && !replay
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
-          onclick: () => rest(async () => { leaving = true; await api.leave(tableId, you); onLeave?.(); }) },
+          onclick: () => rest(leave) },
         t("nav.leave")) : null,
       // a phone shows the table's name whole, without the game's (the board shows which)
       h("h2", { "data-table-name": st.table?.name || "" },
