@@ -50,8 +50,8 @@ def test_leaving_mid_round_asks_then_shows_the_chips_coming_back(new_page):
     back = wallet(page) - before
     text = notice.inner_text()
     if back > 0:
-        assert re.search(rf"^{back:,} chip dari meja [A-Z][a-z]+ \d+ sudah kembali".replace(",", "."),
-                         text), (back, text)
+        amount = f"{back:,}".replace(",", ".")  # as the page writes it in Bahasa Indonesia
+        assert re.match(rf"{amount} chip dari meja [A-Z][a-z]+ \d+ sudah kembali", text), text
     else:
         assert text.startswith("Tidak ada chip yang kembali"), text
     assert page.locator(".table-row [data-action=back]").count() == 0  # the seat is gone
