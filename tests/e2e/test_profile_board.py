@@ -9,6 +9,7 @@ import concurrent.futures
 from datetime import UTC, datetime
 
 import pytest
+from playwright.sync_api import expect
 
 from app.db.session import make_engine, make_sessionmaker
 from tests.stats.records import gaple, match, moon_round, players, write
@@ -111,6 +112,10 @@ def test_profile_and_leaderboards_show_the_records(rina):
     page.wait_for_selector(".board-card tbody tr")
     # Lina (-500) and Joko (-550: -250 Lewat - 500, then +200) lost chips: not ranked
     assert board_rows(page) == [["1", "Rina", "1.050 chip", "2"]]
+    rina_avatar = page.evaluate(ME)["avatar"]
+    expect(page.locator(".board-card tbody .board-name .avatar")).to_have_attribute(
+        "data-avatar", rina_avatar
+    )
     page.click("[data-board-game=cross]")
     page.wait_for_selector(".board-card[data-board=cross] tbody tr")
     rows = board_rows(page)
