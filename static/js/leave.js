@@ -21,7 +21,7 @@ export function confirmLeave({ chips, stack }) {
     let answer = false;
     const done = (value) => { answer = value; box.close(); };
     box.addEventListener("close", () => { box.remove(); resolve(answer); });
-    box.append(
+    box.append(...[
       h("h2", {}, t("leave.title")),
       h("p", {}, t(chips ? "leave.round" : "leave.match")),
       chips ? h("p", { class: "leave-stack" }, t("leave.stack", { n: stack ?? 0 })) : null,
@@ -29,7 +29,7 @@ export function confirmLeave({ chips, stack }) {
         h("button", { class: "btn btn-primary", type: "button", "data-action": "stay", onclick: () => done(false) },
           t("leave.stay")),
         h("button", { class: "btn btn-ghost", type: "button", "data-action": "confirm-leave", onclick: () => done(true) },
-          t("leave.go"))));
+          t("leave.go")))].filter(Boolean));
     document.body.append(box);
     box.showModal();
     box.querySelector("[data-action=stay]").focus();

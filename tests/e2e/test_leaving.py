@@ -58,3 +58,19 @@ def test_leaving_mid_round_asks_then_shows_the_chips_coming_back(new_page):
     page.set_viewport_size(DESKTOP)
     shot(page, "leave-settled-desktop")
     assert page.errors == []
+
+
+def test_leaving_a_match_without_chips_asks_and_says_the_bot_plays_it_out(new_page):
+    page = new_page("Sinta", viewport=PHONE)
+    open_vs_bots(page, "cross")
+    page.click("[data-action=leave]")
+    dialog = page.locator(DIALOG)
+    expect(dialog).to_contain_text("bot memainkan kursi Anda sampai permainan selesai")
+    assert dialog.locator(".leave-stack").count() == 0  # no chips at stake
+    assert "null" not in dialog.inner_text()
+    assert_words(page, "leave a match")
+    shot(page, "leave-confirm-cross-phone")
+    dialog.locator("[data-action=confirm-leave]").click()
+    page.wait_for_selector(".lobby .game-card")
+    assert page.locator("#notice").is_hidden()  # nothing to settle
+    assert page.errors == []

@@ -571,7 +571,7 @@ export default {
   "landing.guest_name": "Guest {n}",
   "landing.more": "Or pick your own name, log in or sign up",
   "leave.title": "Leave the table?",
-  "leave.round": "This round is still being played. If you leave now, a bot plays your tiles until the round ends. The chips won or lost in this round are still yours.",
+  "leave.round": "This round is still being played. If you leave now, a bot plays your tiles until the round ends. Winning or losing this round still counts as yours.",
   "leave.match": "This game is still being played. If you leave now, a bot plays your seat until the game ends, and the result is still recorded as yours.",
   "leave.stack": "When the round is over, your chips at the table (now {n}) go back to your wallet.",
   "leave.stay": "Stay at the table",

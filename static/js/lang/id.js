@@ -571,7 +571,7 @@ export default {
   "landing.guest_name": "Tamu {n}",
   "landing.more": "Atau pilih nama sendiri, masuk, atau daftar",
   "leave.title": "Keluar dari meja?",
-  "leave.round": "Ronde ini masih berjalan. Jika Anda keluar sekarang, bot memainkan kartu Anda sampai ronde selesai. Chip yang kalah atau menang di ronde ini tetap milik Anda.",
+  "leave.round": "Ronde ini masih berjalan. Jika Anda keluar sekarang, bot memainkan kartu Anda sampai ronde selesai. Menang atau kalah di ronde ini tetap dihitung untuk Anda.",
   "leave.match": "Permainan ini masih berjalan. Jika Anda keluar sekarang, bot memainkan kursi Anda sampai permainan selesai, dan hasilnya tetap tercatat atas nama Anda.",
   "leave.stack": "Setelah ronde selesai, chip Anda di meja (sekarang {n}) kembali ke dompet.",
   "leave.stay": "Tetap di meja",
