@@ -198,6 +198,9 @@ class Settings(BaseSettings):
     limit_join_code_player: str = "20/minute;100/hour"
     limit_join_code_address: str = "120/minute"
     limit_chat_player: str = "20/minute;300/hour"
+    # A burst of lines from one player (pasting, a stuck key): refused as ``chat_too_fast``
+    # (docs/socket.md "Error codes"), so the player reads why; a person typing stays well under it.
+    limit_chat_burst_player: str = "3/2seconds"
     limit_chat_address: str = "120/minute"
     # Addresses (a JSON list of addresses or CIDRs) whose per-address limits are off: a load
     # generator or a synthetic monitor of the operator's that signs up many players from one

@@ -27,6 +27,7 @@ router = APIRouter(
 class MatchLine(BaseModel):
     id: str = Field(description="the match's public id (GET /api/matches/{id})")
     table: str
+    table_name: str  # readable, derived from the id (app/services/table/names.py)
     number: int = Field(description="the match's number at its table (Gaple: the round)")
     game: str
     finished_at: str | None
@@ -62,6 +63,7 @@ class MatchRecord(BaseModel):
 
     id: str
     table: str
+    table_name: str  # readable, derived from the id (app/services/table/names.py)
     number: int
     game: str
     options: dict[str, Any] | None
@@ -103,6 +105,7 @@ class ReplaySeat(BaseModel):
 class MatchReplay(BaseModel):
     id: str
     table: str
+    table_name: str  # readable, derived from the id (app/services/table/names.py)
     number: int
     game: str
     finished_at: str | None

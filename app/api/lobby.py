@@ -32,6 +32,9 @@ router = APIRouter(
 class SeatOut(BaseModel):
     seat: int
     name: str | None = Field(description="null: the seat is empty")
+    avatar: str | None = Field(
+        default=None, description="the player's when they sat (bots: bot); null: empty"
+    )
     player_id: int | str | None
     bot: bool
     away: bool = Field(description="O-3: played by the bot until the player sends anything")
@@ -53,6 +56,7 @@ class TableOut(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     id: str
+    name: str = Field(description="readable, derived from the id (Melati 12); not unique")
     game: str
     v: int = Field(description="the table version; every change increments it")
     n_seats: int

@@ -1,4 +1,5 @@
-"""Guest players: ``POST /api/players`` signs a new guest in; ``GET /api/players/me``."""
+"""Guest players: ``POST /api/players`` signs a new guest in; ``GET /api/players/me``; the
+avatars (``GET /api/players/avatars``, ``PUT /api/players/me/avatar``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.services import accounts
+from app.services import accounts, avatars
 from app.services.players import NAME_LIMITS, BadName, check_name
 
 from .bodies import JsonRoute
@@ -73,3 +74,35 @@ async def rules() -> NameRules:
 async def me(player: Player) -> PlayerOut:
     """Who is signed in: ``kind`` is ``guest`` or ``account`` (with its ``username``)."""
     return PlayerOut(**player)
+
+
+class AvatarList(BaseModel):
+    """The avatars a player may choose (static/img/avatars/<id>.svg), and the bots' own."""
+
+    avatars: list[str]
+    bot: str
+
+
+@router.get("/avatars", response_model=AvatarList)
+async def avatar_list() -> AvatarList:
+    return AvatarList(avatars=list(avatars.AVATARS), bot=avatars.BOT)
+
+
+class Avatar(BaseModel):
+    avatar: str
+
+    @field_validator("avatar")
+    @classmethod
+    def _avatar(cls, value: str) -> str:
+        """422 ``unknown_avatar`` for an id not in the set (the bots' own included)."""
+        try:
+            return avatars.check(value)
+        except avatars.UnknownAvatar as e:
+            raise PydanticCustomError(e.code, str(e)) from None
+
+
+@router.put("/me/avatar", response_model=PlayerOut)
+async def choose_avatar(body: Avatar, player: Player, live: Live) -> PlayerOut:
+    """The signed-in player's avatar from now on: on their profile and the boards at once, at
+    a table from the next time they sit down (a seat keeps the one it was taken with)."""
+    return PlayerOut(**await live.players.choose_avatar(player["id"], body.avatar))

@@ -40,6 +40,7 @@ class PlayerOut(BaseModel):
     kind: str
     username: str | None = None
     role: str = "player"
+    avatar: str | None = None  # app/services/avatars.py; None only in a cache written before
 
 
 class SignedIn(BaseModel):

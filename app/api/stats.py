@@ -40,6 +40,7 @@ class Contracts(BaseModel):
 class ProfileOut(BaseModel):
     id: int
     name: str
+    avatar: str  # static/img/avatars/<avatar>.svg (app/services/avatars.py)
     games: list[GameCount]
     chips: Chips
     best_multiplier: int | None = Field(description="Gaple: the largest x of a round won")
@@ -52,6 +53,7 @@ class BoardRow(BaseModel):
     rank: int
     player_id: int
     name: str
+    avatar: str  # static/img/avatars/<avatar>.svg (app/services/avatars.py)
     played: int
     won: int
     value: float = Field(description="net chips (Gaple), matches won, or the average score")

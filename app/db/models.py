@@ -63,6 +63,8 @@ class Player(Base):
     role: Mapped[str] = mapped_column(String(10), default="player", server_default="player")
     banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     ban_reason: Mapped[str | None] = mapped_column(String(200))
+    # the avatar chosen on the profile (app/services/avatars.py); NULL: derived from the id
+    avatar: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = _now()
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Player, Round
 from app.db.reach import iso
+from app.services.table.names import table_name
 
 Sessions = async_sessionmaker[AsyncSession]
 
@@ -37,6 +38,7 @@ async def player_matches(
         {
             "id": m.public_id,
             "table": m.table_id,
+            "table_name": table_name(m.table_id),
             "number": m.number,
             "game": m.game,
             "finished_at": iso(m.finished_at),
@@ -138,6 +140,7 @@ async def match_record(db: Sessions, public_id: str, reader: int | None) -> dict
     return {
         "id": match.public_id,
         "table": match.table_id,
+        "table_name": table_name(match.table_id),
         "number": match.number,
         "game": match.game,
         "options": match.options,

@@ -30,6 +30,7 @@ from app.games.errors import GameError
 from app.games.registry import get_ruleset
 from app.services.history import match_seats, readable_match
 from app.services.table.errors import TableError
+from app.services.table.names import table_name
 
 
 def encoded(replay: dict[str, Any], compress: bool) -> bytes:
@@ -107,6 +108,7 @@ async def match_replay(
     return {
         "id": match.public_id,
         "table": match.table_id,
+        "table_name": table_name(match.table_id),
         "number": match.number,
         "game": match.game,
         "finished_at": iso(match.finished_at),

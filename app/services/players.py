@@ -14,6 +14,7 @@ import orjson
 
 from app.db import reach
 from app.db.models import Player as PlayerRow
+from app.services import avatars
 from app.store.connection import Client
 from app.store.keys import Keys
 
@@ -65,7 +66,7 @@ def _skeleton(name: str) -> str:
 
 class Players:
     """Guests, and the Redis cache of every signed-in player: ``{"id", "name", "kind",
-    "username", "ep", "role", "banned"}`` (``ep``: the session epoch,
+    "username", "ep", "role", "banned", "avatar"}`` (``ep``: the session epoch,
     app/services/sessions.py). The cache expires after ``cache_seconds`` (an access token's
     life), so a cache left behind by a lost write heals by itself; the database is the truth."""
 
@@ -100,8 +101,21 @@ class Players:
             "ep": row.session_epoch or 0,
             "role": row.role or "player",
             "banned": row.banned_at is not None,
+            "avatar": avatars.avatar_of(row.id, row.avatar),
         }
 
     async def keep(self, player: dict) -> None:
         key = self.keys.player(player["id"])
         await self.redis.set(key, orjson.dumps(player), ex=self.cache_seconds)
+
+    async def choose_avatar(self, pid: int, avatar: object) -> dict:
+        """The player's avatar from now on (avatars.UnknownAvatar for one not in the set,
+        nothing changed); the player as cached."""
+        chosen = avatars.check(avatar)
+        with reach.reachable("the avatar cannot be saved"):
+            async with self.db.begin() as session:
+                row = await session.get(PlayerRow, pid)
+                if row is None:
+                    raise LookupError(pid)
+                row.avatar = chosen
+        return await self.remember(row)

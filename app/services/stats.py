@@ -14,6 +14,9 @@ Decisions:
 - Moon and Domino Cross rank by matches won; a tie goes to fewer matches played.
 - Mexican Train ranks by the lowest average match score, among players with at least
   ``min_matches`` matches in the period (a setting); a tie goes to more matches played.
+- Gaple ranks only players whose net is positive, Moon and Cross only players with a win: a
+  board of losers would show a player down 60 chips as "#1". Until someone qualifies the board
+  is empty, and the page says that no one is on it yet.
 - Remaining ties go to the lower player id (the earlier player), so pages never overlap.
   Ranks are positions (1, 2, 3, ...), not shared by ties.
 - Bots are never on a board: they have no player id in the records (so no totals), and a
@@ -30,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ChipClaim, Player, PlayerStat
 from app.games.registry import available
+from app.services import avatars
 from app.services.stats_write import ALL_TIME, JAKARTA, week_begins_at, week_start
 from app.services.table.errors import TableError
 
@@ -50,7 +54,7 @@ def _known_game(game: str) -> None:
 def profile_queries(player_id: int) -> tuple[Select, Select, Select]:
     """The player, their all-time rows (the primary key's prefix), their latest daily claim."""
     return (
-        select(Player.id, Player.name).where(Player.id == player_id),
+        select(Player.id, Player.name, Player.avatar).where(Player.id == player_id),
         select(PlayerStat).where(PlayerStat.player_id == player_id, PlayerStat.period == ALL_TIME),
         select(ChipClaim.day, ChipClaim.streak)
         .where(ChipClaim.player_id == player_id, ChipClaim.kind == "daily")
@@ -81,6 +85,7 @@ async def profile(db: Sessions, player_id: int, *, now: datetime | None = None) 
     return {
         "id": player.id,
         "name": player.name,
+        "avatar": avatars.avatar_of(player.id, player.avatar),
         "games": games,
         "chips": {"won": won_chips, "lost": lost_chips, "net": won_chips - lost_chips},
         "best_multiplier": (gaple.best_multiplier or None) if gaple else None,
@@ -120,9 +125,11 @@ def board_queries(
     where = [s.game == game, s.period == period, Player.kind != "bot"]
     if metric == "average_score":
         where.append(s.played >= min_matches)
+    else:  # only a positive net or at least one win ranks: a loser is never "#1"
+        where.append(value > 0)
     board = select(s.player_id).join(Player, Player.id == s.player_id).where(*where)
     page_of = (
-        select(s.player_id, Player.name, s.played, s.won, value.label("value"))
+        select(s.player_id, Player.name, Player.avatar, s.played, s.won, value.label("value"))
         .join(Player, Player.id == s.player_id)
         .where(*where)
         .order_by(*order)
@@ -166,6 +173,7 @@ async def leaderboard(
                 "rank": first + i,
                 "player_id": r.player_id,
                 "name": r.name,
+                "avatar": avatars.avatar_of(r.player_id, r.avatar),
                 "played": r.played,
                 "won": r.won,
                 "value": round(r.value, 1) if metric == "average_score" else int(r.value),

@@ -478,6 +478,12 @@ async def _handle(live: Services, tid: str, conn: Conn, raw: MutableMapping[str,
             _error(live, conn, reply)
             return
         try:  # per player and address, across replicas (docs/api.md "Rate limits")
+            await live.limits.hit("chat_burst", player=conn.pid)
+        except RateLimited as e:  # a burst: said as such, so the page can say "slower"
+            reply = error_reply(None, "chat_too_fast", "too many lines at once; slow down")
+            _error(live, conn, {**reply, "retry_after": e.retry_after})
+            return
+        try:
             address = client_address(conn.ws.scope, settings.trusted_proxies)
             await live.limits.hit("chat", player=conn.pid, address=address)
         except RateLimited as e:

@@ -86,7 +86,8 @@ function form(cls, fields, button, submit) {
 }
 
 /** The first screen: a tab per way in. `done()` runs once the server has signed us in. */
-export function welcome(main, done, mode = "guest") {
+/** `heading`: the card's own title and tagline (the landing page has said them already). */
+export function welcome(main, done, mode = "guest", { heading = true } = {}) {
   const card = h("div", { class: "welcome card" });
   const draw = () => {
     const tabs = h("div", { class: "welcome-tabs", role: "tablist" }, MODES.map((m) => h("button", {
@@ -116,7 +117,8 @@ export function welcome(main, done, mode = "guest") {
         done();
       }), accountHint()];
     }
-    card.replaceChildren(h("h1", {}, t("welcome.title")), h("p", { class: "tagline" }, t("app.tagline")), tabs, ...body);
+    card.replaceChildren(...(heading ? [h("h1", {}, t("welcome.title")), h("p", { class: "tagline" }, t("app.tagline"))] : []),
+      tabs, ...body);
     applyRules(card);
     card.querySelector("input")?.focus();
   };

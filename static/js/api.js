@@ -113,6 +113,9 @@ export const api = {
   /** A finished match step by step, as the player's seat saw it. */
   replay: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/replay`),
   profile: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/profile`),
+  /** The avatars one may choose; `chooseAvatar(id)` saves one (422 unknown_avatar). */
+  avatars: () => call("GET", "/api/players/avatars"),
+  chooseAvatar: (avatar) => call("PUT", "/api/players/me/avatar", { avatar }),
   /** pick: {game, period: "week" | "all", page}; per_page as the lobby shows it */
   leaderboard: ({ game, period, page }, perPage) => call("GET",
     `/api/leaderboards/${encodeURIComponent(game)}?period=${period}&page=${page}&per_page=${perPage}`),

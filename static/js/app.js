@@ -7,9 +7,10 @@
 // redirects there).
 
 import { h, clear } from "./dom.js";
-import { t, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
+import { t, count, LANGS, getLang, setLang, onLang, fmt } from "./i18n.js";
 import { api, ApiError } from "./api.js";
-import { accountMenu, welcome } from "./account.js";
+import { accountMenu } from "./account.js";
+import { mountLanding } from "./landing.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountProfile } from "./profile.js";
@@ -30,6 +31,8 @@ let reopen = null; // refreshes the header when the next daily bonus opens
 let settle = null; // asks again while chips are on their way back to the wallet
 let stackHere = null; // the player's stack at the table open now (its socket says), else null
 const SETTLE_MS = 1000;
+let leftTable = null; // a chips table just left: {name, midRound, from (the wallet then), done}
+const SETTLED_SHOWN_MS = 10000;
 const PHONE = matchMedia("(max-width: 700px)"); // as the stylesheet's phone layout
 
 export function toast(text, kind = "info") {
@@ -56,6 +59,33 @@ async function refreshMe() {
   }
   if (me?.chips?.chips_settling > 0) settle = setTimeout(refreshMe, SETTLE_MS);
   header();
+  settling();
+}
+
+/** After leaving a chips table: its chips on their way (the bot finishing the round first,
+ * docs/rules.md O-3), then what came back to the wallet, for a few seconds. */
+function settling() {
+  const box = document.getElementById("notice");
+  const left = leftTable;
+  if (!left || !me?.chips) { box.hidden = true; return; }
+  if (!left.done && me.chips.chips_settling === 0) {
+    left.done = true;
+    left.back = Math.max(0, me.balance - left.from);
+    setTimeout(() => { if (leftTable === left) { leftTable = null; settling(); } }, SETTLED_SHOWN_MS);
+  }
+  const text = !left.done
+    ? t(left.midRound ? "leave.settling.round" : "leave.settling", { name: left.name })
+    : left.back > 0 ? count("leave.settled", left.back, { name: left.name })
+      : t("leave.settled.none", { name: left.name });
+  box.hidden = false;
+  box.dataset.state = left.done ? "settled" : "settling";
+  box.replaceChildren(h("span", {}, text),
+    h("button", { class: "btn btn-ghost", type: "button", "aria-label": t("leave.dismiss"), title: t("leave.dismiss"),
+      onclick: () => { leftTable = null; settling(); } }, "×"));
+}
+
+function onLeft({ name, midRound }) {
+  leftTable = { name, midRound, from: me?.balance ?? 0, done: false };
 }
 
 function showStack(n) {
@@ -176,7 +206,7 @@ function route() {
   header();
   const rules = location.hash.match(/^#\/rules\/(\w+)$/);
   if (rules) { screen = mountRules(main, { game: rules[1], back: cameFrom }); return; } // signed in or not
-  if (!me) { screen = welcome(main, signedInOrOut); return; }
+  if (!me) { screen = mountLanding(main, signedInOrOut); return; }
   const m = location.hash.match(/^#\/t\/([^/?]+)/);
   const p = location.hash.match(/^#\/p\/(\d+)$/);
   const a = location.hash.match(/^#\/admin(?:\/(\w+)(?:\/([^/?]+))?)?$/);
@@ -191,11 +221,13 @@ function route() {
   } else if (a) {
     screen = mountAdmin(main, { section: a[1] || "summary", id: a[2] && decodeURIComponent(a[2]), toast, errorText });
   } else if (p) {
-    screen = mountProfile(main, { playerId: p[1], errorText });
+    screen = mountProfile(main, { playerId: p[1], errorText, mine: Number(p[1]) === me.id,
+      onAvatar: refreshMe });
   } else if (m) {
     screen = mountTable(main, {
       tableId: decodeURIComponent(m[1]),
       onLeave: () => { location.hash = "#/"; },
+      onLeft,
       onChips: refreshMe,
       onStack: showStack,
       onAuthFail: () => { me = null; route(); },

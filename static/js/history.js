@@ -29,7 +29,8 @@ export function mountHistory(root, { errorText }) {
       .format(new Date(m.finished_at)) : "—";
     const result = t(m.winner ? "history.won" : "history.lost");
     return h("tr", { "data-match": m.id, class: m.winner ? "won" : "lost" },
-      h("td", {}, t(`game.${m.game}`)),
+      h("td", {}, t(`game.${m.game}`),
+        h("div", { class: "muted small history-table" }, t("table.title_only", { name: m.table_name }))),
       h("td", { class: "history-date" }, when),
       h("td", { class: "history-result" }, !chips && m.score !== null
         ? `${result} · ${t("history.score", { n: m.score })}` : result),

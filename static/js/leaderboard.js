@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { boardValue, pageCount } from "./stats.js";
+import { avatar } from "./avatars.js";
 
 export const PER_PAGE = 10;
 
@@ -41,7 +42,7 @@ function body(board, on) {
         h("th", { class: "num" }, t("board.played")))),
       h("tbody", {}, board.items.map((r) => h("tr", { "data-player": r.player_id },
         h("td", { class: "num" }, fmt(r.rank)),
-        h("td", {}, h("a", { href: `#/p/${r.player_id}`, class: "board-name" }, r.name)),
+        h("td", {}, h("a", { href: `#/p/${r.player_id}`, class: "board-name" }, avatar(r.avatar, 22), r.name)),
         h("td", { class: "num board-value" }, boardValue(board.metric, r.value)),
         h("td", { class: "num" }, fmt(r.played)))))),
     h("div", { class: "row pager" },

@@ -9,6 +9,7 @@
 // live in regions of their own, and the create form keeps its draft (every field's value), so
 // a redraw (the language switch) puts back what was typed.
 
+import { avatar } from "./avatars.js";
 import { h, slot } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { api } from "./api.js";
@@ -218,7 +219,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
       ...optionTags(tableOptions(game), x, t, has)];
     return h("li", { class: "table-row", "data-table": tableId(x), "data-game": x.game },
       h("div", { class: "table-main" },
-        h("strong", {}, t(`game.${x.game}`)),
+        h("strong", { class: "table-name" }, x.name), h("span", {}, t(`game.${x.game}`)),
         h("span", { class: "pill" }, game.chips ? t("lobby.stake", { n: x.stake ?? x.options?.stake })
           : t("lobby.no_stake")),
         h("span", { class: "pill" }, t("lobby.seats", { taken, n })),
@@ -227,7 +228,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
         x.private ? h("span", { class: "pill pill-private" }, t("lobby.private_code", { code: x.code })) : null,
         tags.map((tag) => h("span", { class: "pill pill-soft" }, tag))),
       h("div", { class: "table-seats" }, seats.map((p) => h("span", { class: `seat-chip ${p?.bot ? "bot" : ""}` },
-        p && (p.name || p.bot) ? (p.name || t("lobby.bot")) : t("lobby.empty_seat")))),
+        p && (p.name || p.bot) ? [avatar(p.avatar, 18), p.name || t("lobby.bot")] : t("lobby.empty_seat")))),
       mine ? h("div", { class: "row" },
         h("button", { class: "btn btn-primary", type: "button", "data-action": "back", onclick: () => open(tableId(x)) },
           t("lobby.back")),

@@ -1,18 +1,46 @@
-// A player's profile (#/p/<id>): games played and won, chips won and lost, the best Gaple
-// round, Moon contracts and the daily streak, from GET /api/players/{id}/profile.
+// A player's profile (#/p/<id>): the avatar (one's own chosen here, PUT
+// /api/players/me/avatar), games played and won, chips won and lost, the best Gaple round, Moon
+// contracts and the daily streak, from GET /api/players/{id}/profile.
 
 import { h, slot } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { api } from "./api.js";
 import { winRate } from "./stats.js";
+import { avatar } from "./avatars.js";
 
-export function mountProfile(root, { playerId, errorText }) {
+/** `mine`: the profile is the signed-in player's own (the avatars to choose from show);
+ * `onAvatar()` runs after a new one is saved. */
+export function mountProfile(root, { playerId, errorText, mine = false, onAvatar }) {
   const el = h("div", { class: "profile" });
   const content = slot();
   el.append(content.node);
   root.append(el);
   let data = null;
   let failed = null;
+  let choices = null; // the avatars one may choose (GET /api/players/avatars), own profile only
+  let chooseError = null;
+
+  async function choose(id) {
+    try {
+      await api.chooseAvatar(id);
+      data = { ...data, avatar: id };
+      chooseError = null;
+      onAvatar?.();
+    } catch (err) { chooseError = errorText(err); }
+    draw();
+  }
+
+  function chooser() {
+    if (!mine || !choices) return null;
+    return h("section", { class: "card avatar-chooser" }, h("h3", {}, t("avatar.choose")),
+      h("div", { class: "avatar-grid", role: "radiogroup", "aria-label": t("avatar.choose") },
+        choices.map((id) => h("button", {
+          class: `avatar-choice ${data.avatar === id ? "on" : ""}`, type: "button", role: "radio",
+          "aria-checked": String(data.avatar === id), "data-choose": id, title: t(`avatar.${id}`),
+          "aria-label": t(`avatar.${id}`), onclick: () => choose(id),
+        }, avatar(id, 48)))),
+      chooseError ? h("p", { class: "error", role: "alert" }, chooseError) : null);
+  }
 
   function fact(key, value, name) {
     return h("div", { class: "fact", "data-stat": name },
@@ -26,7 +54,9 @@ export function mountProfile(root, { playerId, errorText }) {
     const none = t("profile.none");
     const c = data.moon_contracts;
     content.set(h("div", { class: "profile-page" },
-      h("div", { class: "profile-head" }, h("h2", { "data-name": "" }, data.name), back),
+      h("div", { class: "profile-head" }, avatar(data.avatar, 56, "avatar-big"),
+        h("h2", { "data-name": "" }, data.name), back),
+      chooser(),
       h("section", { class: "facts" },
         fact("profile.streak", t("profile.streak_n", { n: data.daily_streak }), "streak"),
         fact("profile.chips_won", fmt(data.chips.won), "chips_won"),
@@ -46,6 +76,7 @@ export function mountProfile(root, { playerId, errorText }) {
 
   api.profile(playerId).then((res) => { data = res; draw(); },
     (err) => { failed = errorText(err); draw(); });
+  if (mine) api.avatars().then((res) => { choices = res.avatars; draw(); }, () => {});
   draw();
   return { rerender: draw, destroy() { el.remove(); } };
 }

@@ -13,9 +13,10 @@ export const PLAY_MS = 900;
 
 /** The table summary a state message carries, for the match's seats (game seat = seat). */
 function tableOf(data) {
-  const seats = data.players.map((p) => ({ seat: p.seat, name: p.name, bot: p.bot, player_id: null, away: false }));
+  const seats = data.players.map((p) => ({ seat: p.seat, name: p.name, bot: p.bot, player_id: null, away: false,
+    avatar: p.bot ? "bot" : null }));
   return {
-    id: data.table, game: data.game, n_seats: seats.length, status: "over", seats,
+    id: data.table, name: data.table_name, game: data.game, n_seats: seats.length, status: "over", seats,
     players: seats.map((s) => s.seat), you: data.seat, deadline: null, turn_seconds: null,
   };
 }

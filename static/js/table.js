@@ -13,6 +13,8 @@ import { TableSocket, tableSocketUrl } from "./socket.js";
 import { describeEvent } from "./events.js";
 import { api, refreshSession } from "./api.js";
 import { codeText, errorText } from "./errors.js";
+import { avatar } from "./avatars.js";
+import { confirmLeave, leavesMidRound } from "./leave.js";
 import { descriptor, loadCatalog } from "./catalog.js";
 import { clockEl, countdownEl, sideEl, tickClocks } from "./panels.js";
 import { createStore, regionScheduler } from "./store.js";
@@ -59,7 +61,7 @@ const SHOWS = {
  * `replay` (replay.js): {feed(handlers), controls, back} plays a finished match through the
  * same page: `feed` stands for the socket, `controls` is drawn where the banner goes.
  */
-export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFail, toast, replay = null }) {
+export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, onAuthFail, toast, replay = null }) {
   const store = createStore({
     msg: null, view: null, table: null, log: [], chat: [], status: "connecting",
     selected: null, error: null, roundEvent: null, resultHidden: false, turnStart: 0,
@@ -317,6 +319,20 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
     }
   }
 
+  /** "Keluar meja": asked first mid-round (leave.js); then the lobby, where the app shows the
+   * chips of a chips table coming back to the wallet (`onLeft`). */
+  async function leave() {
+    const table = st.table;
+    const you = table.you;
+    const midRound = leavesMidRound(table);
+    const stack = table.seats?.[you]?.stack ?? null;
+    if (midRound && !(await confirmLeave({ chips: stack !== null, stack }))) return;
+    leaving = true;
+    await api.leave(tableId, you);
+    if (stack !== null) onLeft?.({ name: table.name, midRound });
+    onLeave?.();
+  }
+
   // ---- regions ----------------------------------------------------------------------------
   function topBar() {
     const you = st.table?.you;
@@ -326,10 +342,12 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
         `← ${t(replay ? replay.back : "nav.lobby")}`),
       you !== null && you !== undefined && !replay
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
-          onclick: () => rest(async () => { leaving = true; await api.leave(tableId, you); onLeave?.(); }) },
+          onclick: () => rest(leave) },
         t("nav.leave")) : null,
-      h("h2", {}, name ? t("table.title", { game: t(`game.${name}`), id: tableId })
-        : t("table.title_only", { id: tableId })),
+      // a phone shows the table's name whole, without the game's (the board shows which)
+      h("h2", { "data-table-name": st.table?.name || "" },
+        name ? h("span", { class: "chips-long" }, t("table.title", { game: t(`game.${name}`), name: st.table?.name || "…" })) : null,
+        h("span", { class: name ? "chips-short" : "" }, t("table.title_only", { name: st.table?.name || "…" }))),
       replay ? null : h("button", { // a phone's way to the chat (the side panel is below the felt)
         class: "btn btn-ghost chat-toggle", type: "button", "data-action": "chat",
         "aria-expanded": st.chatOpen ? "true" : "false", "aria-label": t("table.chat"), onclick: toggleChat,
@@ -426,7 +444,7 @@ export function mountTable(root, { tableId, onLeave, onChips, onStack, onAuthFai
       "data-seat": seat,
     },
       h("div", { class: "plate-head" },
-        h("span", { class: "plate-name" }, seatName(seat)), ...flags, clockFor(seat)),
+        avatar(info.avatar, 22), h("span", { class: "plate-name" }, seatName(seat)), ...flags, clockFor(seat)),
       // every hand but the viewer's own shows its backs (a spectator sees all of them)
       seat !== mySeat() && tiles !== null ? h("div", { class: "plate-backs" }, backsSvg(tiles),
         h("span", { class: "plate-count" }, count("table.tiles", tiles))) : null,

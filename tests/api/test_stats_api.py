@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
+from app.services import avatars
 from tests.stats.records import gaple, match, write
 from tests.ws.client import register
 
@@ -40,7 +41,15 @@ async def test_profile_and_board_answer_from_the_records(served):
     board = r.json()
     assert (board["total"], board["min_matches"], board["metric"]) == (1, 2, "average_score")
     assert board["items"] == [
-        {"rank": 1, "player_id": me, "name": "Sari", "played": 2, "won": 2, "value": 12.0}
+        {
+            "rank": 1,
+            "player_id": me,
+            "name": "Sari",
+            "avatar": avatars.default_for(me),  # never chosen: the one derived from the id
+            "played": 2,
+            "won": 2,
+            "value": 12.0,
+        }
     ]
     week = (await http.get("/api/leaderboards/gaple")).json()
     assert (week["period"], week["items"][0]["value"], week["page"]) == ("week", 210, 1)

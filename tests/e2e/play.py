@@ -95,3 +95,15 @@ def accept_buy_in(page, amount: int | None = None) -> None:
         dialog.locator("input[name=buy_in]").fill(str(amount))
     dialog.locator("[data-action=buy-in]").click()
     dialog.wait_for(state="detached", timeout=10000)
+
+
+def leave(page) -> None:
+    """ "Keluar meja", confirming when the page asks (mid-round: static/js/leave.js); back in
+    the lobby."""
+    page.click(".table-top [data-action=leave]")
+    confirm = page.locator("dialog[data-testid=leave] [data-action=confirm-leave]")
+    lobby = page.locator(".lobby .game-card").first
+    confirm.or_(lobby).wait_for(timeout=10000)
+    if confirm.count():
+        confirm.click()
+    page.wait_for_selector(".lobby .game-card")

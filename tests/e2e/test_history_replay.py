@@ -4,6 +4,8 @@ hand shown is the player's own at every step, never another seat's (O-2)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .conftest import DESKTOP, PHONE, shot
@@ -56,8 +58,11 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     )
     assert len(rows) == 10 and page.inner_text("[data-pages]") == "Halaman 1 dari 2"
     # the newest first: the Gaple round won, +30 chips (G-10: 3 losers x stake 10 x1)
-    assert rows[0][0] == "Gaple" and rows[0][2] == "Menang" and rows[0][3] == "+30 chip"
-    assert rows[1][0] == "Domino Cross" and rows[1][2] == "Menang · skor 100" and rows[1][3] == "—"
+    # each game with its table's readable name (docs/players.md "Tables")
+    assert re.fullmatch(r"Gaple\nMeja [A-Z][a-z]+ \d+", rows[0][0]), rows[0][0]
+    assert rows[0][2] == "Menang" and rows[0][3] == "+30 chip"
+    assert rows[1][0].startswith("Domino Cross\nMeja ")
+    assert rows[1][2] == "Menang · skor 100" and rows[1][3] == "—"
     assert rows[2][2] == "Kalah · skor 100"
     shot(page, "history-desktop")
     page.set_viewport_size(PHONE)

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshots, shot
-from .play import accept_buy_in, open_vs_bots
+from .play import accept_buy_in, leave, open_vs_bots
 
 pytestmark = pytest.mark.e2e
 
@@ -250,8 +250,7 @@ def test_a_table_nobody_is_at_leaves_the_lobby(new_page, server):
     watcher = new_page("Yudi", viewport=DESKTOP)
     watcher.click(".seat-tabs [data-seats=full]")  # a table full of bots: only to watch
     watcher.wait_for_selector(f".table-row[data-table='{tid}']", timeout=10000)
-    page.click(".table-top [data-action=leave]")
-    page.wait_for_selector(".lobby .game-card")
+    leave(page)
     wait_for_refresh(watcher)
     watcher.wait_for_selector(f".table-row[data-table='{tid}']", state="detached", timeout=12000)
     assert page.locator(f".table-row[data-table='{tid}']").count() == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import screenshots, shot
-from .play import RESULT, act, my_turn, open_vs_bots, play_until
+from .play import RESULT, act, leave, my_turn, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
 
@@ -36,6 +36,5 @@ def test_socket_cut_mid_round_reconnects_and_the_game_continues(new_page):
     if my_turn(page):
         act(page)
     assert page.locator("[data-testid=multiplier]").get_attribute("data-value") in "12345"
-    page.click(".table-top [data-action=leave]")  # leaving returns to the lobby
-    page.wait_for_selector(".lobby .game-card")
+    leave(page)  # leaving returns to the lobby
     assert page.errors == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP, PHONE, shot
-from .play import BUY_IN, RESULT, accept_buy_in, open_vs_bots, play_until
+from .play import BUY_IN, RESULT, accept_buy_in, leave, open_vs_bots, play_until
 
 pytestmark = pytest.mark.e2e
 
@@ -88,8 +88,7 @@ def test_the_buy_in_is_chosen_within_the_stake_and_a_table_nobody_can_sit_at_is_
     )
 
     # A stake the wallet cannot cover: the dialog says so, and no table is made.
-    page.click(".table-top [data-action=leave]")
-    page.wait_for_selector(".lobby .game-card")
+    leave(page)
     create_gaple(page, stake=20000)
     short = page.locator("dialog[data-testid=short-chips]")
     short.wait_for()
@@ -120,8 +119,7 @@ def test_the_header_shows_the_wallet_and_the_stack_at_the_table_live(new_page, s
         "n => document.querySelector('#chips').dataset.table === String(n)", arg=stack
     )
 
-    page.click(".table-top [data-action=leave]")
-    page.wait_for_selector(".lobby .game-card")
+    leave(page)
     page.wait_for_function(  # the cash-out reaches the wallet through the outbox; no reload
         "document.querySelector('#chips').dataset.table === ''", timeout=60000
     )

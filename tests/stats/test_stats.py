@@ -130,14 +130,14 @@ async def test_boards_are_paginated_with_a_total(sessions):
         await stats.leaderboard(sessions, "cross", "all", page=p, per_page=10, now=NOW)
         for p in (1, 2, 3, 4)
     ]
-    assert [p["total"] for p in pages] == [25] * 4
-    assert [len(p["items"]) for p in pages] == [10, 10, 5, 0]
+    assert [p["total"] for p in pages] == [20] * 4  # the five without a win are not ranked
+    assert [len(p["items"]) for p in pages] == [10, 10, 0, 0]
     rows = [r for p in pages for r in p["items"]]
-    assert [r["rank"] for r in rows] == list(range(1, 26))
-    assert len({r["player_id"] for r in rows}) == 25
+    assert [r["rank"] for r in rows] == list(range(1, 21))
+    assert len({r["player_id"] for r in rows}) == 20
     assert [r["name"] for r in rows[:5]] == ["P04", "P09", "P14", "P19", "P24"]
     assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
-    assert rows[0]["played"] == 5 and rows[-1]["played"] == 1
+    assert rows[0]["played"] == 5 and rows[-1]["played"] == 2
 
 
 async def test_gaple_ranks_by_net_chips_and_mexican_train_by_lowest_average(sessions):
@@ -153,11 +153,8 @@ async def test_gaple_ranks_by_net_chips_and_mexican_train_by_lowest_average(sess
     )
     board = await stats.leaderboard(sessions, "gaple", "week", now=NOW)
     assert board["metric"] == "net_chips"
-    assert [(r["name"], r["value"]) for r in board["items"]] == [
-        ("Ana", 100),
-        ("Budi", 0),
-        ("Cici", -100),
-    ]
+    # budi (net 0) and cici (-100) are not ranked: only a positive net is
+    assert [(r["name"], r["value"]) for r in board["items"]] == [("Ana", 100)]
     train = await stats.leaderboard(sessions, "mexican_train", "all", min_matches=3, now=NOW)
     assert (train["metric"], train["min_matches"], train["total"]) == ("average_score", 3, 2)
     # budi (30 x3 + 40) / 4 = 32.5; ana (60 x3 + 90) / 4 = 67.5; cici has 2 matches
@@ -175,13 +172,30 @@ async def test_bots_are_never_on_a_board(sessions):
     (robot,) = await players(sessions, "Robot", kind="bot")  # a bot that has a player row
     await write(
         sessions,
-        match("moon", ["bot:0", ana, "bot:2", robot], [0, 2], [21, 5, 21, 5], THIS_WEEK),
+        match("moon", [ana, "bot:1", robot, "bot:3"], [0, 2], [21, 5, 21, 5], THIS_WEEK),
         match("moon", [robot, "bot:1", "bot:2", ana], [0, 2], [21, 5, 21, 5], THIS_WEEK),
     )
     for period in ("week", "all"):
         board = await stats.leaderboard(sessions, "moon", period, now=NOW)
-        assert [(r["name"], r["won"], r["played"]) for r in board["items"]] == [("Ana", 0, 2)]
+        assert [(r["name"], r["won"], r["played"]) for r in board["items"]] == [("Ana", 1, 2)]
         assert board["total"] == 1
+
+
+async def test_a_loser_is_never_ranked_first_and_a_board_of_losers_is_empty(sessions):
+    """Only a positive net (Gaple) or a won match (Moon, Cross) ranks: a guest down 60 chips
+    is on no board, and a board nobody qualifies for is empty (the page says "no one yet")."""
+    ana, budi = await players(sessions, "Ana", "Budi")
+    await write(
+        sessions,
+        gaple([ana, "bot:1"], 1, 1, [], THIS_WEEK),  # ana -100
+        match("cross", [budi, "bot:1"], [1], [0, 100], THIS_WEEK),  # budi lost
+    )
+    for game in ("gaple", "cross"):
+        board = await stats.leaderboard(sessions, game, "week", now=NOW)
+        assert (board["items"], board["total"]) == ([], 0), game
+    await write(sessions, gaple([budi, ana], 0, 1, [], THIS_WEEK))  # budi +100, ana -200
+    board = await stats.leaderboard(sessions, "gaple", "week", now=NOW)
+    assert [(r["rank"], r["name"], r["value"]) for r in board["items"]] == [(1, "Budi", 100)]
 
 
 async def test_an_unknown_game_has_no_board(sessions):

@@ -71,3 +71,22 @@ async def test_chat_is_limited_per_address_too(live_server):
     assert await chats_heard(first) == []
     for c in (first, second):
         await c.close()
+
+
+async def test_a_burst_of_chat_lines_is_refused_as_too_fast(live_server):
+    """Six lines sent at once: the first three are said, the rest refused ``chat_too_fast``
+    (MEJA_LIMIT_CHAT_BURST_PLAYER, 3 per 2 s) with a ``retry_after``, and never said."""
+    srv = await live_server()
+    token, tid = await seated(srv, "Sari")
+    me = await SeatClient(srv.ws_url, tid, token).connect()
+    listener = await SeatClient(srv.ws_url, tid, None).connect()
+    for c in (me, listener):
+        await c.until(lambda m: m["type"] == "state")
+    for n in range(6):
+        await me.send({"type": "chat", "text": f"baris {n}"})
+    errors = [await me.until(lambda m: m["type"] == "error") for _ in range(3)]
+    assert [e["code"] for e in errors] == ["chat_too_fast"] * 3, errors
+    assert all(1 <= e["retry_after"] <= 2 for e in errors), errors
+    assert await chats_heard(listener) == ["baris 0", "baris 1", "baris 2"]
+    for c in (me, listener):
+        await c.close()

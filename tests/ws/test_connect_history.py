@@ -73,7 +73,7 @@ async def test_the_history_is_the_last_events_when_more_happened_than_it_keeps(l
 
 
 async def test_a_socket_that_opens_gets_the_kept_chat_lines(live_server):
-    srv = await live_server(chat_history_lines=3)
+    srv = await live_server(chat_history_lines=3, limit_chat_burst_player="")  # 5 lines at once
     async with httpx.AsyncClient(base_url=srv.url) as http:
         token, auth = await register(http, "Rina")
         tid = (

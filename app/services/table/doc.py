@@ -46,6 +46,9 @@ import orjson
 from app.games import bots, registry
 from app.games.base import Action, Ruleset
 from app.games.rng import rng_for
+from app.services import avatars
+
+from .names import table_name
 
 
 class TableStatus(StrEnum):
@@ -69,6 +72,7 @@ class Seat(TypedDict):
     rematch: bool
     seen: int | None  # ms: the player's last act, sit, sync or chat
     buy_in: NotRequired[str | None]  # chips tables: the key of the buy-in this seat holds
+    avatar: NotRequired[str]  # the player's when they sat (app/services/avatars.py)
 
 
 class Clock(TypedDict):
@@ -249,8 +253,10 @@ def make_seat(
     sit: int,
     seen: int | None = None,
     buy_in: str | None = None,
+    avatar: str | None = None,
 ) -> Seat:
     return {
+        "avatar": avatar or avatars.default_for(bot or pid),
         "player": pid,
         "name": name,
         "bot": bot,
@@ -614,6 +620,7 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
                 {
                     "seat": n,
                     "name": None,
+                    "avatar": None,
                     "player_id": None,
                     "bot": False,
                     "away": False,
@@ -626,6 +633,8 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
                 {
                     "seat": n,
                     "name": s["name"],
+                    "avatar": s.get("avatar")
+                    or avatars.default_for(None if s["bot"] else s["player"]),
                     "player_id": s["player"],
                     "bot": s["bot"],
                     "away": s["away"],
@@ -637,6 +646,7 @@ def summary(doc: Doc, v: int) -> dict[str, Any]:
     clock = doc["clock"]
     return {
         "id": doc["id"],
+        "name": table_name(doc["id"]),
         "game": doc["game"],
         "v": v,
         "n_seats": doc["n_seats"],

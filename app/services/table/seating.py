@@ -185,6 +185,7 @@ class Seating(TableParts):
                 sit=v_next,
                 seen=now_ms(),
                 buy_in=key,
+                avatar=player.get("avatar"),
             )
             if key is not None:
                 D.note_buy_in(ch.doc, key, "seated", now_ms())
