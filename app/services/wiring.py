@@ -1,5 +1,5 @@
 """The process's services, built once at start-up and typed through: routes and sockets reach
-every service through :class:`Services` (docs/design.md "The layers"), so the types and the
+every service through :class:`Services` (docs/design.md "Layers"), so the types and the
 layers hold from the route down. The socket layer's own workers (the watchdog, presence) are
 app/ws/sockets.py's.
 """
@@ -16,7 +16,9 @@ from app.metrics import Metric, Metrics, counter, gauge
 from app.services.accounts import Accounts
 from app.services.admin_tables import AdminTables
 from app.services.chip_claims import ChipClaims
+from app.services.friends import Friends
 from app.services.health import Health
+from app.services.missions import Missions
 from app.services.players import Players
 from app.services.rate_limits import RateLimits
 from app.services.records import outbox_consumer
@@ -32,6 +34,8 @@ from app.store.keys import Keys
 from app.store.limits import moving_window
 from app.store.outbox import DeadLetters, OutboxConsumer
 from app.store.presence import Presence
+from app.store.seated import Seated
+from app.store.social import Social
 from app.store.tables import TableStore
 
 Seeds = Callable[[str, int], int]
@@ -101,6 +105,20 @@ class Services:
         )
         self.hub = Hub(redis, self.keys, self.store, deliver, on_control=on_control)
         self.presence = Presence(self.store, settings.presence_seconds)
+        self.friends = Friends(
+            db,
+            self.store,
+            self.views,
+            self.presence,
+            Seated(redis, self.keys),
+            Social(
+                redis,
+                self.keys,
+                seen_seconds=settings.lobby_seen_seconds,
+                invite_seconds=settings.invite_seconds,
+            ),
+        )
+        self.missions = Missions(db)
         self.sweeper = Sweeper(
             redis,
             self.keys,
