@@ -61,7 +61,7 @@ class Friends:
         self.presence, self.seated, self.social = presence, seated, social
 
     async def add(self, pid: int, friend: int) -> dict[str, Any]:
-        """Add ``friend`` to the list; ``friend_self``, ``unknown_player``, ``already_friends``
+        """Add ``friend`` to the list; ``friend_self``, ``no_such_player``, ``already_friends``
         or ``too_many_friends`` refuse it (nothing written)."""
         if friend == pid:
             raise FriendError(422, "friend_self", "you cannot add yourself as a friend")
@@ -75,7 +75,7 @@ class Friends:
                     )
                 ).first()
                 if row is None:
-                    raise FriendError(404, "unknown_player", f"no player {friend}")
+                    raise FriendError(404, "no_such_player", f"no player {friend}")
                 have = (
                     await session.execute(select(func.count()).where(Friend.player_id == pid))
                 ).scalar_one()
@@ -154,13 +154,13 @@ class Friends:
         return {**self.views.summary(newest), "private": False}, present
 
     async def invite(self, pid: int, name: str, friend: int, tid: str) -> dict[str, Any]:
-        """Invite a friend to the table the player sits at: ``not_friends``, ``not_seated``
+        """Invite a friend to the table the player sits at: ``not_friends``, ``invite_not_seated``
         (the player does not sit there) or ``friend_seated`` (they already do) refuse it."""
         if not await self.is_friend(pid, friend):
             raise FriendError(409, "not_friends", f"player {friend} is not your friend")
         snap = await self._load(tid)
         if snap is None or D.seat_of(snap.doc, pid) is None:
-            raise FriendError(409, "not_seated", "you can invite only to a table you sit at")
+            raise FriendError(409, "invite_not_seated", "you can invite only to a table you sit at")
         if D.seat_of(snap.doc, friend) is not None:
             raise FriendError(409, "friend_seated", "your friend sits at this table already")
         return await self.social.invite(

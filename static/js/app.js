@@ -186,7 +186,7 @@ function route() {
   } else if (a) {
     screen = mountAdmin(main, { section: a[1] || "summary", id: a[2] && decodeURIComponent(a[2]), toast, errorText });
   } else if (p) {
-    screen = mountProfile(main, { playerId: p[1], errorText });
+    screen = mountProfile(main, { playerId: p[1], errorText, me, toast });
   } else if (m) {
     screen = mountTable(main, {
       tableId: decodeURIComponent(m[1]),

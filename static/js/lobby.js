@@ -20,6 +20,8 @@ import { tileSvg } from "./tiles.js";
 import { leaderboardSection, PER_PAGE } from "./leaderboard.js";
 import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
+import { friendsPanel } from "./friends.js";
+import { missionsPanel } from "./missions.js";
 
 const REFRESH_MS = 5000;
 
@@ -57,8 +59,13 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     controls: slot(), tables: slot(), board: slot() };
   // the public tables' card holds two regions: its controls and the list they ask for
   const tablesCard = h("section", { class: "tables card" }, slots.controls.node, slots.tables.node);
-  el.append(slots.title.node, slots.mine.node, slots.cards.node, slots.form.node, slots.join.node,
-    tablesCard, slots.board.node);
+  // friends (with the invites to a table) and the daily missions: their own regions, read with
+  // the lists (friends.js, missions.js)
+  const friends = friendsPanel({ sit: (table) => sit(table), open, toast });
+  const missions = missionsPanel();
+  const social = h("div", { class: "social" }, friends.node, missions.node);
+  el.append(slots.title.node, friends.invites, slots.mine.node, slots.cards.node, social,
+    slots.form.node, slots.join.node, tablesCard, slots.board.node);
   root.append(el);
 
   /** The games of the catalog this client can draw, in the server's order. */
@@ -78,6 +85,8 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   async function load() {
     if (!st.catalog) loadGames();
     const query = st.query;
+    friends.refresh();
+    missions.refresh();
     try {
       const [tables, mine] = await Promise.all([api.tables(query), api.myTables()]);
       if (st.query === query) store.set({ tables, mine, loaded: true });
@@ -351,7 +360,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   loadBoard();
   const timer = setInterval(load, REFRESH_MS);
   return {
-    rerender: () => draw.mark(null),
+    rerender: () => { draw.mark(null); friends.rerender(); missions.rerender(); },
     destroy() { draw.stop(); clearInterval(timer); el.remove(); },
   };
 }

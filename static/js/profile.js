@@ -1,12 +1,14 @@
 // A player's profile (#/p/<id>): games played and won, chips won and lost, the best Gaple
-// round, Moon contracts and the daily streak, from GET /api/players/{id}/profile.
+// round, Moon contracts and the daily streak, from GET /api/players/{id}/profile; another
+// player's has "Tambah teman" (friends.js).
 
 import { h, slot } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { api } from "./api.js";
 import { winRate } from "./stats.js";
+import { addFriend } from "./friends.js";
 
-export function mountProfile(root, { playerId, errorText }) {
+export function mountProfile(root, { playerId, errorText, me = null, toast = () => {} }) {
   const el = h("div", { class: "profile" });
   const content = slot();
   el.append(content.node);
@@ -26,7 +28,10 @@ export function mountProfile(root, { playerId, errorText }) {
     const none = t("profile.none");
     const c = data.moon_contracts;
     content.set(h("div", { class: "profile-page" },
-      h("div", { class: "profile-head" }, h("h2", { "data-name": "" }, data.name), back),
+      h("div", { class: "profile-head" }, h("h2", { "data-name": "" }, data.name),
+        me && String(me.id) !== String(data.id) ? h("button", { class: "btn btn-primary", type: "button",
+          "data-action": "add-friend", onclick: () => addFriend(data.id, data.name, toast) }, t("friends.add")) : null,
+        back),
       h("section", { class: "facts" },
         fact("profile.streak", t("profile.streak_n", { n: data.daily_streak }), "streak"),
         fact("profile.chips_won", fmt(data.chips.won), "chips_won"),

@@ -39,7 +39,7 @@ async def test_adding_a_friend_refuses_self_unknown_and_twice_and_shows_who_is_o
         add = "/api/friends"
         assert code(await http.post(add, headers=ah, json={"player_id": a}), 422) == "friend_self"
         unknown = await http.post(add, headers=ah, json={"player_id": 10**9})
-        assert code(unknown, 404) == "unknown_player"
+        assert code(unknown, 404) == "no_such_player"
         assert await friends_of(http, ah) == []  # nothing written by the refusals
         r = await http.post(add, headers=ah, json={"player_id": b})
         assert r.status_code == 201 and r.json() == {
@@ -77,7 +77,7 @@ async def test_an_invite_sent_through_one_process_shows_in_the_friends_lobby_on_
         assert code(await h1.post(send, headers=ah, json={"table": tid}), 409) == "not_friends"
         await h1.post("/api/friends", headers=ah, json={"player_id": b})
         other = await sit_at_new_chips_table(h1, bh)
-        assert code(await h1.post(send, headers=ah, json={"table": other}), 409) == "not_seated"
+        assert code(await h1.post(send, headers=ah, json={"table": other}), 409) == "invite_not_seated"
         assert (await h2.get("/api/invites", headers=bh)).json()["invites"] == []
         [where] = await friends_of(h1, ah)
         assert where["table"]["id"] == other  # Budi sits there (a public table)
