@@ -7,9 +7,10 @@
 - ``GET /api/missions``: today's missions (Asia/Jakarta day) and the player's progress.
 
 Refusals carry a code (app/services/friends.py): ``friend_self``, ``no_such_player``,
-``already_friends``, ``not_friends``, ``too_many_friends``, ``invite_not_seated``, ``friend_seated``,
-``no_such_invite``, ``invite_expired`` (410), ``table_gone``. Adding or removing a friend and
-sending an invite are rate limited per player and address (``friend``, ``invite``).
+``already_friends``, ``not_friends``, ``too_many_friends``, ``invite_not_seated``,
+``friend_seated``, ``no_such_invite``, ``invite_expired`` (410), ``table_gone``. Adding or
+removing a friend and sending an invite are rate limited per player and address (``friend``,
+``invite``).
 """
 
 from __future__ import annotations

@@ -77,7 +77,8 @@ async def test_an_invite_sent_through_one_process_shows_in_the_friends_lobby_on_
         assert code(await h1.post(send, headers=ah, json={"table": tid}), 409) == "not_friends"
         await h1.post("/api/friends", headers=ah, json={"player_id": b})
         other = await sit_at_new_chips_table(h1, bh)
-        assert code(await h1.post(send, headers=ah, json={"table": other}), 409) == "invite_not_seated"
+        elsewhere = await h1.post(send, headers=ah, json={"table": other})
+        assert code(elsewhere, 409) == "invite_not_seated"
         assert (await h2.get("/api/invites", headers=bh)).json()["invites"] == []
         [where] = await friends_of(h1, ah)
         assert where["table"]["id"] == other  # Budi sits there (a public table)
