@@ -14,7 +14,10 @@ Every entry carries a unique idempotency ``key``; applying an entry twice change
 - the round and match records are claimed once: the rows still unwritten are locked
   (``SELECT ... FOR UPDATE``), then written with ``UPDATE ... WHERE <unwritten> IS NULL``;
 - ``match`` and ``round`` rows are found or created by their natural keys (table, number) and
-  (match, number), so entries of one match may arrive in any order.
+  (match, number), so entries of one match may arrive in any order;
+- the players' totals (stats_write.py) and daily missions (missions_write.py) are counted by the
+  entry that claims its record, so once; a mission's reward is a ledger transaction keyed
+  ``mission:<player>:<day>:<mission>``.
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ export function friendsPanel({ sit, open, toast }) {
       h("a", { class: "friend-name", href: `#/p/${f.id}` }, f.name),
       h("span", { class: "friend-where muted" }, whereText(f)),
       f.table && !f.table.private ? h("button", { class: "btn btn-small", type: "button", "data-action": "join-friend",
-        onclick: () => join(f.table) }, t("friends.join")) : null));
+        onclick: () => join(f.table) }, t(f.table.open_seats ? "friends.join" : "lobby.watch")) : null));
     invitesNode.replaceChildren(...inviteRows);
     invitesNode.hidden = !invites.length;
     node.replaceChildren(

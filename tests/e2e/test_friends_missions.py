@@ -90,6 +90,9 @@ def test_two_players_befriend_invite_and_join_through_the_buy_in(new_page, serve
     budi.wait_for_selector(f".table-page[data-table='{table}'] .felt .hand-area", timeout=15000)
     ayu.wait_for_selector(".felt .hand-area", timeout=15000)  # two of two: dealt at once
     assert budi.locator(".invite").count() == 0
+    # in play, another player's plate name opens the same card
+    ayu.locator(".plate [data-action=player]:has-text('Budi')").wait_for()
+    both_sizes(ayu, "friends-table-plates")
     assert not ayu.errors and not budi.errors
 
 
