@@ -62,7 +62,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   // friends (with the invites to a table) and the daily missions: their own regions, read with
   // the lists (friends.js, missions.js)
   const friends = friendsPanel({ sit: (table) => sit(table), open, toast });
-  const missions = missionsPanel();
+  const missions = missionsPanel({ paid: (text) => { toast(text, "ok"); refreshMe(); } });
   const social = h("div", { class: "social" }, friends.node, missions.node);
   el.append(slots.title.node, friends.invites, slots.mine.node, slots.cards.node, social,
     slots.form.node, slots.join.node, tablesCard, slots.board.node);

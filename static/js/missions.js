@@ -6,7 +6,11 @@ import { h } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { api } from "./api.js";
 
-export function missionsPanel() {
+const TOLD = "meja.missions.told"; // the rewards already told, "<day>:<mission> ..."
+
+/** `paid(text)`: told once per reward, when this browser first sees it paid (the header's
+ * wallet is read again then). */
+export function missionsPanel({ paid = () => {} } = {}) {
   const node = h("section", { class: "card missions-card", "data-testid": "missions" });
   let data = null;
 
@@ -30,7 +34,15 @@ export function missionsPanel() {
   }
 
   async function refresh() {
-    try { data = await api.missions(); } catch { return; }
+    let got;
+    try { got = await api.missions(); } catch { return; }
+    const told = localStorage.getItem(TOLD) || "";
+    for (const m of got.missions) {
+      const key = `${got.day}:${m.name}`;
+      if (m.paid && !told.split(" ").includes(key)) paid(t("missions.paid_toast", { n: fmt(m.reward) }));
+    }
+    localStorage.setItem(TOLD, got.missions.filter((m) => m.paid).map((m) => `${got.day}:${m.name}`).join(" "));
+    data = got;
     draw();
   }
 

@@ -111,3 +111,25 @@ def test_a_gaple_round_against_bots_moves_the_lobbys_mission_bar(new_page, serve
     assert "Main 3 ronde Gaple" in page.inner_text("[data-testid=missions]")
     both_sizes(page, "missions-lobby", "[data-testid=missions]")
     assert not page.errors
+
+
+def test_a_cross_round_completes_its_mission_and_the_lobby_says_the_reward_was_paid(
+    new_page, server
+):
+    page = new_page("Wati")
+    page.locator("[data-mission=cross_round] .mission-count[data-count='0']").wait_for()
+    open_vs_bots(page, "cross")
+    play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=35)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector(".toast:has-text('Misi selesai! +50 chip masuk ke dompet Anda.')")
+    done = page.locator("[data-mission=cross_round]")
+    assert "done" in (done.get_attribute("class") or "")
+    assert "Selesai · +50 chip" in done.inner_text()
+    # paid from the house into the wallet (a Cross table plays for no chips: 1,000 before)
+    page.wait_for_function("document.querySelector('#chips').dataset.wallet === '1050'")
+    both_sizes(page, "missions-done", "[data-testid=missions]")
+    page.reload()  # told once: not again
+    page.locator("[data-mission=cross_round].done").wait_for()
+    page.wait_for_timeout(500)
+    assert page.locator(".toast:has-text('Misi selesai')").count() == 0
+    assert not page.errors

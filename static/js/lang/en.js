@@ -348,6 +348,7 @@ export default {
   "missions.title": "Daily missions",
   "missions.reward": "Reward {n} chips",
   "missions.paid": "Done · +{n} chips",
+  "missions.paid_toast": "Mission done! +{n} chips went to your wallet.",
   "missions.count": "{n}/{goal}",
   "missions.reset": "New missions every day at 00:00 WIB (Jakarta time).",
   "mission.gaple_rounds": "Play {n} rounds of Gaple",

@@ -348,6 +348,7 @@ export default {
   "missions.title": "Misi harian",
   "missions.reward": "Hadiah {n} chip",
   "missions.paid": "Selesai · +{n} chip",
+  "missions.paid_toast": "Misi selesai! +{n} chip masuk ke dompet Anda.",
   "missions.count": "{n}/{goal}",
   "missions.reset": "Misi baru setiap hari pukul 00.00 WIB.",
   "mission.gaple_rounds": "Main {n} ronde Gaple",
