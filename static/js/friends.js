@@ -21,6 +21,18 @@ export async function addFriend(id, name, toast) {
   }
 }
 
+/** Remove a player from the friend list; the toast says it, or why not. */
+export async function removeFriend(id, name, toast) {
+  try {
+    await api.removeFriend(id);
+    toast(t("friends.removed", { name }), "ok");
+    return true;
+  } catch (err) {
+    toast(errorText(err), "error");
+    return false;
+  }
+}
+
 /** A modal card over the page, closed by its button, Escape or a tap outside. */
 function modal(testid, ...children) {
   const box = h("dialog", { class: "account-dialog friend-dialog card", "data-testid": testid });

@@ -6,7 +6,7 @@ import { h, slot } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { api } from "./api.js";
 import { winRate } from "./stats.js";
-import { addFriend } from "./friends.js";
+import { addFriend, removeFriend } from "./friends.js";
 
 export function mountProfile(root, { playerId, errorText, me = null, toast = () => {} }) {
   const el = h("div", { class: "profile" });
@@ -15,10 +15,23 @@ export function mountProfile(root, { playerId, errorText, me = null, toast = () 
   root.append(el);
   let data = null;
   let failed = null;
+  let friend = null; // whether this player is on the signed-in player's list (null: not known)
 
   function fact(key, value, name) {
     return h("div", { class: "fact", "data-stat": name },
       h("span", { class: "fact-label" }, t(key)), h("strong", { class: "fact-value" }, value));
+  }
+
+  /** Another player's profile: add them as a friend, or remove them. */
+  function friendButton() {
+    if (!me || String(me.id) === String(data.id) || friend === null) return null;
+    const change = async () => {
+      const done = friend ? await removeFriend(data.id, data.name, toast) : await addFriend(data.id, data.name, toast);
+      if (done) { friend = !friend; draw(); }
+    };
+    return h("button", { class: `btn ${friend ? "" : "btn-primary"}`, type: "button",
+      "data-action": friend ? "remove-friend" : "add-friend", onclick: change },
+    t(friend ? "friends.remove" : "friends.add"));
   }
 
   function draw() {
@@ -29,8 +42,7 @@ export function mountProfile(root, { playerId, errorText, me = null, toast = () 
     const c = data.moon_contracts;
     content.set(h("div", { class: "profile-page" },
       h("div", { class: "profile-head" }, h("h2", { "data-name": "" }, data.name),
-        me && String(me.id) !== String(data.id) ? h("button", { class: "btn btn-primary", type: "button",
-          "data-action": "add-friend", onclick: () => addFriend(data.id, data.name, toast) }, t("friends.add")) : null,
+        friendButton(),
         back),
       h("section", { class: "facts" },
         fact("profile.streak", t("profile.streak_n", { n: data.daily_streak }), "streak"),
@@ -49,6 +61,7 @@ export function mountProfile(root, { playerId, errorText, me = null, toast = () 
             h("td", { class: "num" }, fmt(g.won)), h("td", { class: "num" }, winRate(g.played, g.won)))))))));
   }
 
+  if (me) api.friends().then((list) => { friend = list.some((f) => String(f.id) === String(playerId)); draw(); }, () => {});
   api.profile(playerId).then((res) => { data = res; draw(); },
     (err) => { failed = errorText(err); draw(); });
   draw();

@@ -58,14 +58,17 @@ def test_two_players_befriend_invite_and_join_through_the_buy_in(new_page, serve
     shot(budi, "friends-plate-card-desktop")
     card.locator("[data-action=add-friend]").click()
     budi.wait_for_selector(".toast:has-text('Ayu sekarang teman Anda.')")
+    budi.locator(".waiting-box [data-action=player]:has-text('Ayu')").click()  # twice: said why
+    budi.locator("dialog[data-testid=player-card] [data-action=add-friend]").click()
+    budi.wait_for_selector(".toast:has-text('Pemain ini sudah menjadi teman Anda.')")
+    budi.locator("dialog[data-testid=player-card] [data-action=close]").click()
 
-    # Ayu adds Budi from his profile; twice is refused in words
+    # Ayu adds Budi from his profile, where the button then offers to remove him
     ayu.goto(f"{server}/#/p/{my_id(budi)}")
     ayu.click(".profile-head [data-action=add-friend]")
     ayu.wait_for_selector(".toast:has-text('Budi sekarang teman Anda.')")
+    ayu.locator(".profile-head [data-action=remove-friend]:has-text('Hapus teman')").wait_for()
     both_sizes(ayu, "friends-profile")
-    ayu.click(".profile-head [data-action=add-friend]")
-    ayu.wait_for_selector(".toast:has-text('Pemain ini sudah menjadi teman Anda.')")
 
     # back at her table, she invites him
     ayu.goto(f"{server}/#/t/{table}")
@@ -94,6 +97,18 @@ def test_two_players_befriend_invite_and_join_through_the_buy_in(new_page, serve
     ayu.locator(".plate [data-action=player]:has-text('Budi')").wait_for()
     both_sizes(ayu, "friends-table-plates")
     assert not ayu.errors and not budi.errors
+
+
+def test_a_friend_is_removed_from_the_profile(new_page, server):
+    ayu, budi = new_page("Ayu"), new_page("Budi")
+    ayu.goto(f"{server}/#/p/{my_id(budi)}")
+    ayu.click(".profile-head [data-action=add-friend]")
+    ayu.click(".profile-head [data-action=remove-friend]")
+    ayu.wait_for_selector(".toast:has-text('Budi dihapus dari daftar teman Anda.')")
+    ayu.locator(".profile-head [data-action=add-friend]").wait_for()
+    ayu.goto(f"{server}/#/")
+    ayu.wait_for_selector("[data-testid=friends]:has-text('Belum ada teman.')")
+    assert not ayu.errors
 
 
 def test_a_gaple_round_against_bots_moves_the_lobbys_mission_bar(new_page, server):

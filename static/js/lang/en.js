@@ -332,6 +332,8 @@ export default {
   "friends.none": "No friends yet. Add them from a player's profile, or tap a player's name at a table.",
   "friends.add": "Add friend",
   "friends.added": "{name} is your friend now.",
+  "friends.remove": "Remove friend",
+  "friends.removed": "{name} was removed from your friends list.",
   "friends.profile": "See profile",
   "friends.close": "Close",
   "friends.invite": "Invite",

@@ -332,6 +332,8 @@ export default {
   "friends.none": "Belum ada teman. Tambahkan dari profil pemain, atau ketuk nama pemain di meja.",
   "friends.add": "Tambah teman",
   "friends.added": "{name} sekarang teman Anda.",
+  "friends.remove": "Hapus teman",
+  "friends.removed": "{name} dihapus dari daftar teman Anda.",
   "friends.profile": "Lihat profil",
   "friends.close": "Tutup",
   "friends.invite": "Undang",
