@@ -18,6 +18,7 @@ which table, and table invites that show in the invited player's lobby.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import Any
@@ -118,7 +119,14 @@ class Friends:
                 return [(r.id, r.name) for r in rows]
 
     async def is_friend(self, pid: int, friend: int) -> bool:
-        return any(f == friend for f, _ in await self.ids(pid))
+        with reach.reachable("friends cannot be read"):
+            async with self.db() as session:
+                found = await session.execute(
+                    select(Friend.friend_id).where(
+                        Friend.player_id == pid, Friend.friend_id == friend
+                    )
+                )
+                return found.first() is not None
 
     async def listing(self, pid: int) -> list[dict[str, Any]]:
         """The friends, online ones first: ``online``, and ``table`` (where they sit: the
@@ -126,10 +134,11 @@ class Friends:
         await self.social.saw(pid)  # the lobby asks for this: the player is online
         friends = await self.ids(pid)
         seen = await self.social.online([f for f, _ in friends])
-        out = []
-        for (fid, name), in_lobby in zip(friends, seen, strict=True):
-            table, present = await self._where(fid)
-            out.append({"id": fid, "name": name, "online": in_lobby or present, "table": table})
+        wheres = await asyncio.gather(*(self._where(fid) for fid, _ in friends))  # at once
+        out = [
+            {"id": fid, "name": name, "online": in_lobby or present, "table": table}
+            for (fid, name), in_lobby, (table, present) in zip(friends, seen, wheres, strict=True)
+        ]
         return sorted(out, key=lambda f: not f["online"])
 
     async def _where(self, fid: int) -> tuple[dict[str, Any] | None, bool]:
