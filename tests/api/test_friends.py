@@ -9,7 +9,7 @@ import asyncio
 
 import httpx
 
-from tests.ws.client import register, sit_at_new_chips_table
+from tests.ws.client import SeatClient, register, sit_at_new_chips_table
 
 
 async def signed_in(http, name: str) -> tuple[int, dict]:
@@ -129,3 +129,29 @@ async def test_todays_missions_start_at_nothing_in_jakartas_day(live_server):
         ]
         assert all(m["count"] == 0 and not m["done"] and not m["paid"] for m in body["missions"])
         assert body["next_at"].endswith("17:00:00Z") or body["next_at"].endswith("17:00:00+00:00")
+
+
+async def test_a_friend_at_a_table_is_online_by_its_socket_and_a_private_table_stays_hidden(
+    live_server,
+):
+    srv = await live_server(lobby_seen_seconds=5)
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        _, ah = await signed_in(http, "Ayu")
+        token, bh = await register(http, "Budi")
+        b = (await http.get("/api/players/me", headers=bh)).json()["id"]
+        await http.post("/api/friends", headers=ah, json={"player_id": b})
+        r = await http.post(
+            "/api/tables",
+            headers=bh,
+            json={"game": "gaple", "seats": 2, "private": True, "sit": {"buy_in": 200}},
+        )
+        assert r.status_code == 201, r.text
+        [budi] = await friends_of(http, ah)
+        assert budi["table"] == {"private": True} and not budi["online"]  # no id: no way in
+        sock = await SeatClient(srv.ws_url, r.json()["id"], token).connect()
+        try:
+            await sock.until(lambda m: m.get("type") == "presence")
+            [budi] = await friends_of(http, ah)
+            assert budi["online"]  # by his socket at the table: his lobby never asked
+        finally:
+            await sock.close()
