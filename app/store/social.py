@@ -85,10 +85,6 @@ class Social:
             raw, _ = await pipe.execute()
         return None if raw is None else orjson.loads(raw)
 
-    async def peek(self, pid: int, iid: str) -> dict[str, Any] | None:
-        raw: Any = await self.redis.hget(self._invites(pid), iid)
-        return None if raw is None else orjson.loads(raw)
-
     async def _trim(self, key: str) -> None:
         got: Any = await self.redis.hgetall(key)
         if len(got) > MAX_INVITES:

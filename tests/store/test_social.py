@@ -38,7 +38,7 @@ async def test_an_invite_is_kept_until_taken_or_expired_and_the_oldest_go_first(
     await s.invite(7, {"id": "a2", "from": 1, "name": "Ayu", "table": "T1", "game": "gaple"})
     await asyncio.sleep(1.1)
     assert await s.invites(7) == []  # expired: not shown, and dropped
-    assert await s.peek(7, "a2") is None
+    assert await s.take(7, "a2") is None  # dropped from Redis, not only hidden
 
     many = social(live_redis, live_prefix)
     for n in range(MAX_INVITES + 3):
