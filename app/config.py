@@ -202,6 +202,11 @@ class Settings(BaseSettings):
     # (docs/socket.md "Error codes"), so the player reads why; a person typing stays well under it.
     limit_chat_burst_player: str = "3/2seconds"
     limit_chat_address: str = "120/minute"
+    # friends (app/services/friends.py): adding and removing one, and a table invite sent
+    limit_friend_player: str = "30/minute;200/day"
+    limit_friend_address: str = "120/minute"
+    limit_invite_player: str = "10/minute;100/day"
+    limit_invite_address: str = "60/minute"
     # Addresses (a JSON list of addresses or CIDRs) whose per-address limits are off: a load
     # generator or a synthetic monitor of the operator's that signs up many players from one
     # address. Their per-player and per-account limits still count. Unset: none.
@@ -295,6 +300,10 @@ class Settings(BaseSettings):
     # a socket silent longer (the browser pings every 10 s, a quiet client answers the server's
     # ping at ping_interval), or held by a process that died, counts as disconnected.
     presence_seconds: float = Field(default=40.0, gt=0)
+    # Friends (docs/players.md "Friends"): a player whose lobby asked within this many seconds
+    # is online there (the lobby asks every 5 s); a table invite lasts invite_seconds.
+    lobby_seen_seconds: int = Field(default=30, ge=5)
+    invite_seconds: int = Field(default=600, ge=1)
 
     @field_validator("redis_url")
     @classmethod

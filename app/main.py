@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None, *, seeds: Seeds | None = None) 
         ops,
         players,
         session,
+        social,
         stats,
         wallet,
     )
@@ -97,7 +98,8 @@ def create_app(settings: Settings | None = None, *, seeds: Seeds | None = None) 
         lifespan=lifespan,
         description="Online domino tables: a REST lobby and one WebSocket per table.",
     )
-    modules = (players, accounts, session, games, lobby, ops, wallet, chips, history, stats, admin)
+    modules = [players, accounts, session, games, lobby, ops, wallet, chips, history, stats]
+    modules += [social, admin]
     for module in modules:
         app.include_router(module.router, responses=answers(413))
     app.include_router(endpoint.router)

@@ -32,6 +32,7 @@ from app.db import reach
 from app.services import chip_claims
 from app.services.accounts import AccountError
 from app.services.admin_players import AdminError
+from app.services.friends import FriendError
 from app.services.rate_limits import RateLimited
 from app.services.sessions import AuthError, Banned, Identity
 from app.services.table.errors import TableError
@@ -59,7 +60,8 @@ class ErrorBody(BaseModel):
 MEANINGS = {
     401: "not signed in, or the access token expired (`token_expired`: refresh) or was refused",
     403: "forbidden: another site's page (`bad_origin`), a banned player, not an admin, ...",
-    404: "no such table, player, game or match",
+    404: "no such table, player, game, match or invite",
+    410: "`invite_expired`: a table invite past its time",
     409: "refused by the current state (a taken seat, a claimed bonus, a taken username, ...)",
     413: "`body_too_large`: a request body over `MEJA_MAX_BODY_BYTES` (its `max`), unread",
     422: "a refused field: `field` names it, `code` says why",
@@ -197,6 +199,10 @@ def install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(AdminError)
     async def admin_error(request: Request, exc: AdminError) -> JSONResponse:
+        return error(request, {"detail": exc.message, "code": exc.code}, exc.status)
+
+    @app.exception_handler(FriendError)
+    async def friend_error(request: Request, exc: FriendError) -> JSONResponse:
         return error(request, {"detail": exc.message, "code": exc.code}, exc.status)
 
     @app.exception_handler(reach.Unavailable)

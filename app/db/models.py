@@ -276,3 +276,29 @@ class PlayerStat(Base):
     biggest_pot: Mapped[int] = mapped_column(Chips, default=0)
     contracts_bid: Mapped[int] = mapped_column(Integer, default=0)  # Moon: rounds declared
     contracts_made: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Friend(Base):
+    """One player's friend list, one row per friend (app/services/friends.py): ``player_id``
+    added ``friend_id``. Decision: a friend is added, not asked (no request to accept), so a
+    list is the adder's own; invites go only to players on it."""
+
+    __tablename__ = "friend"
+    __table_args__ = (CheckConstraint("player_id <> friend_id", name="not_self"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    friend_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    created_at: Mapped[datetime] = _now()
+
+
+class MissionProgress(Base):
+    """A player's progress on one daily mission (app/services/missions.py): ``day`` is the
+    calendar day in Asia/Jakarta, ``count`` grows as the records writer stores finished rounds,
+    ``txn_id`` is the reward's ledger transaction once the goal is reached (paid once: its
+    key is ``mission:<player>:<day>:<mission>``)."""
+
+    __tablename__ = "mission_progress"
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    mission: Mapped[str] = mapped_column(String(20), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    txn_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_txn.id"), nullable=True)

@@ -14,7 +14,10 @@ Every entry carries a unique idempotency ``key``; applying an entry twice change
 - the round and match records are claimed once: the rows still unwritten are locked
   (``SELECT ... FOR UPDATE``), then written with ``UPDATE ... WHERE <unwritten> IS NULL``;
 - ``match`` and ``round`` rows are found or created by their natural keys (table, number) and
-  (match, number), so entries of one match may arrive in any order.
+  (match, number), so entries of one match may arrive in any order;
+- the players' totals (stats_write.py) and daily missions (missions_write.py) are counted by the
+  entry that claims its record, so once; a mission's reward is a ledger transaction keyed
+  ``mission:<player>:<day>:<mission>``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import ledger
 from app.db.ledger import Leg, stack_account
 from app.db.models import Bet, LewatPayment, Match, MatchSeat, Move, Round
-from app.services import stats_write
+from app.services import missions_write, stats_write
 from app.services.money import cash_out_in, mark_seated_in
 from app.store.outbox import BadEntry
 
@@ -112,9 +115,10 @@ async def apply_entries(
     was written before. Statements are made per batch, not per entry: the match and round rows
     the entries belong to are found or made first (``_learn_ids``), the batch's Lewat payments
     and settlements are posted in one statement (``_post_payments``), its rounds and matches
-    claimed with two per kind (``_claim_records``), and the players' totals are summed and
-    written with one at the end (``stats_write.flush``). ``after(entry)``: called once each
-    entry is written (a test hook)."""
+    claimed with two per kind (``_claim_records``), and the players' totals and daily missions
+    are summed and written with one each at the end (``stats_write.flush``,
+    ``missions_write.flush``, which also pays a mission completed: rare). ``after(entry)``:
+    called once each entry is written (a test hook)."""
     await _learn_ids(session, entries)
     await _post_payments(session, entries)
     await _claim_records(session, entries)
@@ -128,6 +132,7 @@ async def apply_entries(
         if after is not None:
             after(entry)
     await stats_write.flush(session)
+    await missions_write.flush(session)
     return written
 
 
@@ -319,8 +324,11 @@ async def _write_round(session: AsyncSession, e: Mapping[str, Any]) -> bool:
         if any(txn is not None for txn in txns):
             raise BadEntry(f"round {e['key']} was written before, but not all its settlements")
         return False
+    at = _when(e.get("at")) or datetime.now(UTC)
     lines = stats_write.round_lines(e["game"], e.get("players"), e["detail"])
-    stats_write.add(session, e["game"], _when(e.get("at")) or datetime.now(UTC), lines)
+    stats_write.add(session, e["game"], at, lines)
+    counts = missions_write.round_counts(e["game"], e.get("players"), e["detail"])
+    missions_write.add(session, at, counts)
     bets = []
     for i, (p, txn) in enumerate(zip(e["settlements"], txns, strict=True)):
         if txn is None:

@@ -16,7 +16,9 @@ from app.metrics import Metric, Metrics, counter, gauge
 from app.services.accounts import Accounts
 from app.services.admin_tables import AdminTables
 from app.services.chip_claims import ChipClaims
+from app.services.friends import Friends
 from app.services.health import Health
+from app.services.missions import Missions
 from app.services.players import Players
 from app.services.rate_limits import RateLimits
 from app.services.records import outbox_consumer
@@ -33,6 +35,8 @@ from app.store.keys import Keys
 from app.store.limits import moving_window
 from app.store.outbox import DeadLetters, OutboxConsumer
 from app.store.presence import Presence
+from app.store.seated import Seated
+from app.store.social import Social
 from app.store.tables import TableStore
 
 Seeds = Callable[[str, int], int]
@@ -103,6 +107,20 @@ class Services:
         self.hub = Hub(redis, self.keys, self.store, deliver, on_control=on_control)
         self.presence = Presence(self.store, settings.presence_seconds)
         self.rooms = Rooms(settings, self.store, self.presence, db)
+        self.friends = Friends(
+            db,
+            self.store,
+            self.views,
+            self.presence,
+            Seated(redis, self.keys),
+            Social(
+                redis,
+                self.keys,
+                seen_seconds=settings.lobby_seen_seconds,
+                invite_seconds=settings.invite_seconds,
+            ),
+        )
+        self.missions = Missions(db)
         self.sweeper = Sweeper(
             redis,
             self.keys,

@@ -116,6 +116,15 @@ export const api = {
   /** The avatars one may choose; `chooseAvatar(id)` saves one (422 unknown_avatar). */
   avatars: () => call("GET", "/api/players/avatars"),
   chooseAvatar: (avatar) => call("PUT", "/api/players/me/avatar", { avatar }),
+  /** Friends, table invites and daily missions (docs/api.md "Friends"). */
+  friends: async () => (await call("GET", "/api/friends")).friends,
+  addFriend: (id) => call("POST", "/api/friends", { player_id: id }),
+  removeFriend: (id) => call("DELETE", `/api/friends/${encodeURIComponent(id)}`),
+  inviteFriend: (id, table) => call("POST", `/api/friends/${encodeURIComponent(id)}/invite`, { table }),
+  invites: async () => (await call("GET", "/api/invites")).invites,
+  acceptInvite: async (id) => (await call("POST", `/api/invites/${encodeURIComponent(id)}/accept`)).table,
+  declineInvite: (id) => call("DELETE", `/api/invites/${encodeURIComponent(id)}`),
+  missions: () => call("GET", "/api/missions"),
   /** pick: {game, period: "week" | "all", page}; per_page as the lobby shows it */
   leaderboard: ({ game, period, page }, perPage) => call("GET",
     `/api/leaderboards/${encodeURIComponent(game)}?period=${period}&page=${page}&per_page=${perPage}`),

@@ -222,7 +222,7 @@ function route() {
     screen = mountAdmin(main, { section: a[1] || "summary", id: a[2] && decodeURIComponent(a[2]), toast, errorText });
   } else if (p) {
     screen = mountProfile(main, { playerId: p[1], errorText, mine: Number(p[1]) === me.id,
-      onAvatar: refreshMe });
+      onAvatar: refreshMe, me, toast });
   } else if (m) {
     screen = mountTable(main, {
       tableId: decodeURIComponent(m[1]),

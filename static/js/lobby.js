@@ -23,6 +23,8 @@ import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
 import { SHORT_CODES, explainRefusal, shortOfChips } from "./short_chips.js";
 import { lockedText, opens, roomsSection } from "./rooms.js";
+import { friendsPanel } from "./friends.js";
+import { missionsPanel } from "./missions.js";
 
 const REFRESH_MS = 5000;
 
@@ -62,8 +64,13 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     controls: slot(), tables: slot(), board: slot() };
   // the public tables' card holds two regions: its controls and the list they ask for
   const tablesCard = h("section", { class: "tables card" }, slots.controls.node, slots.tables.node);
-  el.append(slots.title.node, slots.mine.node, slots.cards.node, slots.rooms.node, slots.form.node, slots.join.node,
-    tablesCard, slots.board.node);
+  // friends (with the invites to a table) and the daily missions: their own regions, read with
+  // the lists (friends.js, missions.js)
+  const friends = friendsPanel({ sit: (table) => sit(table), open, toast });
+  const missions = missionsPanel({ paid: (text) => { toast(text, "ok"); refreshMe(); } });
+  const social = h("div", { class: "social" }, friends.node, missions.node);
+  el.append(slots.title.node, friends.invites, slots.mine.node, slots.cards.node, slots.rooms.node, social,
+    slots.form.node, slots.join.node, tablesCard, slots.board.node);
   root.append(el);
 
   /** The games of the catalog this client can draw, in the server's order. */
@@ -87,6 +94,8 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
     if (!st.catalog) await loadGames();
     const query = st.query;
     const game = roomsGame();
+    friends.refresh();
+    missions.refresh();
     try {
       const [tables, mine, rooms] = await Promise.all([api.tables(query), api.myTables(),
         game ? api.rooms(game.name).catch(() => st.rooms) : null]); // the rooms: never the list's failure
@@ -398,7 +407,7 @@ export function mountLobby(root, { open, toast, errorText, refreshMe }) {
   loadBoard();
   const timer = setInterval(load, REFRESH_MS);
   return {
-    rerender: () => draw.mark(null),
+    rerender: () => { draw.mark(null); friends.rerender(); missions.rerender(); },
     destroy() { draw.stop(); clearInterval(timer); el.remove(); },
   };
 }

@@ -1,16 +1,18 @@
 // A player's profile (#/p/<id>): the avatar (one's own chosen here, PUT
 // /api/players/me/avatar), games played and won, chips won and lost, the best Gaple round, Moon
-// contracts and the daily streak, from GET /api/players/{id}/profile.
+// contracts and the daily streak, from GET /api/players/{id}/profile; another player's has
+// "Tambah teman" (friends.js).
 
 import { h, slot } from "./dom.js";
 import { t, fmt } from "./i18n.js";
 import { api } from "./api.js";
 import { winRate } from "./stats.js";
 import { avatar } from "./avatars.js";
+import { addFriend, removeFriend } from "./friends.js";
 
 /** `mine`: the profile is the signed-in player's own (the avatars to choose from show);
  * `onAvatar()` runs after a new one is saved. */
-export function mountProfile(root, { playerId, errorText, mine = false, onAvatar }) {
+export function mountProfile(root, { playerId, errorText, mine = false, onAvatar, me = null, toast = () => {} }) {
   const el = h("div", { class: "profile" });
   const content = slot();
   el.append(content.node);
@@ -41,10 +43,23 @@ export function mountProfile(root, { playerId, errorText, mine = false, onAvatar
         }, avatar(id, 48)))),
       chooseError ? h("p", { class: "error", role: "alert" }, chooseError) : null);
   }
+  let friend = null; // whether this player is on the signed-in player's list (null: not known)
 
   function fact(key, value, name) {
     return h("div", { class: "fact", "data-stat": name },
       h("span", { class: "fact-label" }, t(key)), h("strong", { class: "fact-value" }, value));
+  }
+
+  /** Another player's profile: add them as a friend, or remove them. */
+  function friendButton() {
+    if (!me || String(me.id) === String(data.id) || friend === null) return null;
+    const change = async () => {
+      const done = friend ? await removeFriend(data.id, data.name, toast) : await addFriend(data.id, data.name, toast);
+      if (done) { friend = !friend; draw(); }
+    };
+    return h("button", { class: `btn ${friend ? "" : "btn-primary"}`, type: "button",
+      "data-action": friend ? "remove-friend" : "add-friend", onclick: change },
+    t(friend ? "friends.remove" : "friends.add"));
   }
 
   function draw() {
@@ -55,7 +70,7 @@ export function mountProfile(root, { playerId, errorText, mine = false, onAvatar
     const c = data.moon_contracts;
     content.set(h("div", { class: "profile-page" },
       h("div", { class: "profile-head" }, avatar(data.avatar, 56, "avatar-big"),
-        h("h2", { "data-name": "" }, data.name), back),
+        h("h2", { "data-name": "" }, data.name), friendButton(), back),
       chooser(),
       h("section", { class: "facts" },
         fact("profile.streak", t("profile.streak_n", { n: data.daily_streak }), "streak"),
@@ -74,6 +89,7 @@ export function mountProfile(root, { playerId, errorText, mine = false, onAvatar
             h("td", { class: "num" }, fmt(g.won)), h("td", { class: "num" }, winRate(g.played, g.won)))))))));
   }
 
+  if (me) api.friends().then((list) => { friend = list.some((f) => String(f.id) === String(playerId)); draw(); }, () => {});
   api.profile(playerId).then((res) => { data = res; draw(); },
     (err) => { failed = errorText(err); draw(); });
   if (mine) api.avatars().then((res) => { choices = res.avatars; draw(); }, () => {});

@@ -28,6 +28,7 @@ import { copyInvite } from "./invite.js";
 import { askBuyIn } from "./buy_in.js";
 import { handFit, handRoom } from "./hand_fit.js";
 import { explainRefusal } from "./short_chips.js";
+import { playerCard, inviteDialog } from "./friends.js";
 
 const MAX_LOG = 200; // = HISTORY in app/services/table/views.py: a reload shows the same lines
 const MAX_CHAT = 100;
@@ -359,6 +360,9 @@ export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, o
           "aria-label": t("rules.link"), title: t("rules.link") }, // a phone shows "?" alone
         h("span", { class: "chips-long" }, t("rules.link")),
         h("span", { class: "chips-short", "aria-hidden": "true" }, "?")) : null,
+        you !== null && you !== undefined && !replay ? h("button", { class: "table-link", type: "button",
+          "data-action": "invite-friends", onclick: () => inviteDialog(tableId, toast) },
+        t("friends.invite_title")) : null,
         st.table?.code ? h("button", { class: "table-link", type: "button", "data-action": "invite",
           onclick: () => copyInvite(st.table.code, toast) }, t("table.invite", { code: st.table.code })) : null));
   }
@@ -444,7 +448,7 @@ export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, o
       "data-seat": seat,
     },
       h("div", { class: "plate-head" },
-        avatar(info.avatar, 22), h("span", { class: "plate-name" }, seatName(seat)), ...flags, clockFor(seat)),
+        avatar(info.avatar, 22), plateName(seat, info), ...flags, clockFor(seat)),
       // every hand but the viewer's own shows its backs (a spectator sees all of them)
       seat !== mySeat() && tiles !== null ? h("div", { class: "plate-backs" }, backsSvg(tiles),
         h("span", { class: "plate-count" }, count("table.tiles", tiles))) : null,
@@ -454,6 +458,15 @@ export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, o
       }, f.text)),
       said ? h("div", { class: `bubble ${said.emote ? "bubble-emote" : ""}`, "data-bubble": seat }, said.text) : null);
   }
+
+  /** Another human's name is a button: their card, to add them as a friend (friends.js). */
+  function nameOf(label, info, mine, cls = "") {
+    if (replay || mine || info.bot || info.player_id == null) return h("span", { class: cls }, label);
+    return h("button", { class: `${cls} name-btn`, type: "button", "data-action": "player",
+      onclick: () => playerCard({ id: info.player_id, name: label }, toast) }, label);
+  }
+
+  function plateName(seat, info) { return nameOf(seatName(seat), info, seat === mySeat(), "plate-name"); }
 
   function plates() {
     if (!felt.seats) return;
@@ -543,7 +556,7 @@ export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, o
       start ? h("p", { class: "start-countdown", "data-testid": "countdown" },
         countdownEl(start, "table.starts_in")) : null,
       h("ul", { class: "seat-list" }, tb.seats.map((x, n) => h("li", { "data-seat": n },
-        h("span", {}, tableSeatName(n)), x.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+        nameOf(tableSeatName(n), x, n === you), x.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
         !x.name && !x.bot ? h("span", { class: "tag" }, t("lobby.empty_seat")) : null,
         !x.name && !x.bot && (you === null || you === undefined)
           ? h("button", { class: "btn", type: "button", "data-action": "sit",
