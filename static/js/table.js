@@ -343,8 +343,10 @@ export function mountTable(root, { tableId, onLeave, onLeft, onChips, onStack, o
         `← ${t(replay ? replay.back : "nav.lobby")}`),
       you !== null && you !== undefined && !replay
         ? h("button", { class: "btn btn-ghost", type: "button", "data-action": "leave",
-          onclick: () => rest(leave) },
-        t("nav.leave")) : null,
+          onclick: () => rest(leave), "aria-label": t("nav.leave") },
+        // a phone says "Keluar" alone: the table's name beside it stays whole
+        h("span", { class: "chips-long" }, t("nav.leave")), h("span", { class: "chips-short" }, t("nav.leave.short")))
+        : null,
       // a phone shows the table's name whole, without the game's (the board shows which)
       h("h2", { "data-table-name": st.table?.name || "" },
         name ? h("span", { class: "chips-long" }, t("table.title", { game: t(`game.${name}`), name: st.table?.name || "…" })) : null,

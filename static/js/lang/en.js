@@ -13,6 +13,7 @@ export default {
   "claim.next": "The next bonus opens at {time}",
   "nav.lobby": "Lobby",
   "nav.leave": "Leave table",
+  "nav.leave.short": "Leave",
   "welcome.title": "Welcome to Meja",
   "welcome.text": "Pick a name to play. You get free chips to start with.",
   "welcome.name": "Your name",

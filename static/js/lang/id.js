@@ -13,6 +13,7 @@ export default {
   "claim.next": "Bonus berikutnya mulai pukul {time}",
   "nav.lobby": "Lobi",
   "nav.leave": "Keluar meja",
+  "nav.leave.short": "Keluar",
   "welcome.title": "Selamat datang di Meja",
   "welcome.text": "Pilih nama untuk bermain. Anda dapat chip gratis untuk mulai.",
   "welcome.name": "Nama Anda",
