@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, assert_words, shot
 from .play import RESULT, open_vs_bots, play_until
@@ -107,7 +108,8 @@ def test_a_phone_opens_the_chat_over_the_hand_and_counts_unread_lines(browser, s
     shot(tom, "phone-chat-unread")
     toggle.click()
     sheet = tom.locator(".side")
-    assert sheet.is_visible() and badge.count() == 0
+    expect(badge).to_have_count(0)  # drawn on the next frame
+    assert sheet.is_visible()
     assert tom.locator(".chat-log li").last.inner_text() == "Sari: Giliranmu!"
     box, board = sheet.bounding_box(), tom.locator(".board").bounding_box()
     assert box["y"] + box["height"] <= PHONE["height"] + 1, "the sheet is on the screen"
@@ -118,7 +120,7 @@ def test_a_phone_opens_the_chat_over_the_hand_and_counts_unread_lines(browser, s
     tom.press(".chat-form input", "Enter")
     sari.locator(".chat-log li", has_text="Siap").wait_for(timeout=5000)
     tom.click("[data-action=close-chat]")
-    assert tom.locator(".table-page.chat-open").count() == 0
+    expect(tom.locator(".table-page.chat-open")).to_have_count(0)
     sari.fill(".chat-form input", "Oke")
     sari.press(".chat-form input", "Enter")
     tom.wait_for_function("document.querySelector('[data-testid=unread]')?.textContent === '1'")
