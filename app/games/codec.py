@@ -119,8 +119,10 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
         if len(args) == 2 and args[1] is Ellipsis:
             item = _loader(args[0])
             return lambda d, w: (
-                tuple(item(x, w) for x in d) if type(d) is list else _fail(w, "expected a list")
+                tuple([item(x, w) for x in d]) if type(d) is list else _fail(w, "expected a list")
             )
+        if all(a in _SCALARS for a in args):  # a tile: the most loaded value, checked inline
+            return _scalar_tuple_loader(args)
         items = [_loader(a) for a in args]
 
         def fixed(d: Any, w: str) -> Any:
@@ -146,6 +148,25 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
     if tp in (int, str, float):
         return lambda d, w: d if type(d) is tp else _fail(w, f"expected {tp.__name__}")
     raise TypeError(f"codec cannot load {tp!r}")
+
+
+_SCALARS = (int, str, float)
+
+
+def _scalar_tuple_loader(types_: tuple[type, ...]) -> Loader:
+    """``tuple[int, int]`` and the like: the same checks as the general fixed tuple (a list of
+    that length, each item exactly its type), in one loop instead of a loader per item."""
+    size = len(types_)
+
+    def scalars(d: Any, w: str) -> Any:
+        if type(d) is not list or len(d) != size:
+            _fail(w, f"expected a list of {size}")
+        for x, tp in zip(d, types_):
+            if type(x) is not tp:
+                _fail(w, f"expected {tp.__name__}")
+        return tuple(d)
+
+    return scalars
 
 
 def _dataclass_loader(cls: type) -> Loader:

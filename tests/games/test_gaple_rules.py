@@ -520,6 +520,17 @@ def test_dump_load_refuses_a_corrupt_state():
         RS.load(data)
 
 
+@pytest.mark.parametrize(
+    "tile", [[2, "3"], [2, 3, 4], [2], [True, 3], [2.0, 3], "2|3", None], ids=repr
+)
+def test_load_refuses_a_tile_that_is_not_two_whole_numbers(tile):
+    """A snapshot's tile is checked as strictly as any other field (app/games/codec.py)."""
+    data = RS.dump(RS.new_state({}, 2, seed=3))
+    data["hands"][0][0] = tile
+    with pytest.raises(ValueError, match=r"state\.hands"):
+        RS.load(data)
+
+
 def test_load_ignores_the_last_events_of_a_dump_from_before_they_were_dropped():
     state, events = play(
         start([[[5, 5], [5, 6], [0, 0]], [[0, 1], [1, 2]]]), (0, put([5, 5])), (1, PASS)

@@ -66,6 +66,7 @@ BOARD = (
 
 
 MoonAction = BidAction | Pass | NameTrump | Discard | Play
+_PLAYS = {t: Play(t) for t in T.DOUBLE_SIX}  # built once: legal_actions runs on every move
 
 
 class Moon(Ruleset[State, MoonAction]):
@@ -122,9 +123,9 @@ class Moon(Ruleset[State, MoonAction]):
         phase = state.phase
         if phase is Phase.BIDDING:
             return B.bidder_to_act(state.first_bidder, state.bids, state.n)
-        if phase is Phase.PLAY:
-            trick = state.current_trick
-            return (trick.leader + len(trick.tiles)) % state.n
+        if phase is Phase.PLAY:  # the play phase always has a trick (state.current_trick)
+            trick = state.trick
+            return (trick.leader + len(trick.tiles)) % len(state.hands)  # type: ignore[union-attr]
         if phase is Phase.OVER:
             return None
         return state.bidder
@@ -148,7 +149,7 @@ class Moon(Ruleset[State, MoonAction]):
             return tuple(NameTrump(s) for s in K.TRUMPS)
         if phase is Phase.DISCARD:
             return tuple(Discard(t) for t in state.hands[seat])
-        return tuple(Play(t) for t in self.playable(state, seat))
+        return tuple(map(_PLAYS.__getitem__, self.playable(state, seat)))
 
     def parse_action(self, raw: Any) -> MoonAction:
         kind = action_kind(raw, KINDS)

@@ -17,6 +17,7 @@ number suit s the double ranks highest, then the others by their number other th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from .. import tiles as T
 
@@ -30,7 +31,7 @@ TOP = 7  # the rank of the double, above every other number
 
 def is_trump(t: Tile, trump: Trump) -> bool:
     if isinstance(trump, int):  # a number trump
-        return T.has_number(t, trump)
+        return t[0] == trump or t[1] == trump
     return trump == "doubles" and t[0] == t[1]
 
 
@@ -56,9 +57,15 @@ def follows(t: Tile, suit: int | str, trump: Trump) -> bool:
 def may_follow(hand: Sequence[Tile], led: Tile, trump: Trump) -> tuple[Tile, ...]:
     """The tiles of the hand that may be played to a trick led with ``led`` (M-8): the tiles of
     the suit led if there are any, else every tile (trumping is never compulsory)."""
-    suit = led_suit(led, trump)
-    same = tuple(t for t in hand if follows(t, suit, trump))
+    members = _suit_members(led_suit(led, trump), trump)
+    same = tuple(t for t in hand if t in members)
     return same or tuple(hand)
+
+
+@cache
+def _suit_members(suit: int | str, trump: Trump) -> frozenset[Tile]:
+    """Every tile that ``follows`` the suit under this trump (a move lists them from a hand)."""
+    return frozenset(t for t in T.DOUBLE_SIX if follows(t, suit, trump))
 
 
 def rank(t: Tile, suit: int | str, trump: Trump) -> int:
