@@ -74,19 +74,6 @@ def test_sentences_about_you_agree_in_english_and_moon_passes_read_pas(new_page)
     assert_words(page, "moon history")
 
 
-def test_a_gaple_round_logs_its_end_once(new_page):
-    """A chips table ends its "match" with every round (G-12): the history says "Ronde
-    selesai", not also "Permainan selesai"."""
-    page = new_page("Dewi")
-    open_vs_bots(page, "gaple")
-    play_until([page], lambda: page.locator(".log li.ev-round_over").count() > 0, timeout=120)
-    page.wait_for_function("document.querySelectorAll('.log li.ev-round_over').length > 0")
-    log = page.locator(".log").inner_text()
-    assert "Ronde selesai" in log
-    assert "Permainan selesai" not in log, log
-    assert_words(page, "gaple after a round")
-
-
 def test_the_phone_language_menu_names_every_language_in_full(new_page):
     """On a phone the header shows the chosen language's code; the menu it opens names each
     language in full, and lies on the screen over that code."""
