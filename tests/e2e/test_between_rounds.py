@@ -279,7 +279,7 @@ def test_a_link_to_a_missing_table_says_so_and_offers_the_lobby(new_page, server
     gone = page.locator(".waiting-box.gone")
     gone.wait_for(timeout=5000)
     assert "Meja ini tidak ada atau sudah ditutup." in gone.inner_text()
-    page.wait_for_timeout(2500)  # the socket's retries would show by now
+    page.wait_for_timeout(1000)  # its retries (300 ms, then 700 ms: socket.js) would show by now
     assert page.locator(".banner[data-status=reconnecting]").count() == 0
     shot(page, "table-gone-desktop")
     page.set_viewport_size(PHONE)
