@@ -1,9 +1,9 @@
 """A table that shows everything at 1366x800 and on a 390x844 phone: every hand fits with the
 board (a long Mexican Train hand too), the chat opens over the hand with its unread lines
-counted, the header's chips are whole, Moon's bids say who bid. (The finished board beside the
-result in the pause, and Gaple's result saying the player's own net first, are read in
-tests/e2e/test_between_rounds.py, in the pause of the round played there.) Screenshots:
-tests/e2e/artifacts/phone-*.png."""
+counted, the header's chips are whole, Moon's bids say who bid, a spectator sees the whole
+table and every hand's count. (The finished board beside the result in the pause, and Gaple's
+result saying the player's own net first, are read in tests/e2e/test_between_rounds.py, in
+the pause of the round played there.) Screenshots: tests/e2e/artifacts/phone-*.png."""
 
 from __future__ import annotations
 
@@ -173,13 +173,20 @@ def test_moon_bids_on_a_phone_say_who_bid(new_page):
     assert page.errors == []
 
 
-def test_a_spectator_sees_the_whole_table_under_the_banner(new_page):
+def test_a_spectator_sees_the_whole_table_under_the_banner_and_every_hands_count(new_page):
     host = new_page("Hana")
     table = open_vs_bots(host, "gaple")
+    play_until([host], lambda: host.locator(".board svg .tile").count() >= 2, timeout=60)
     watcher = new_page("Rudi")
     watcher.goto(watcher.url.split("#")[0] + f"#/t/{table}")
     watcher.wait_for_selector(".banner[data-status=spectating]")
     watcher.wait_for_selector(".felt .board")
+    watcher.wait_for_selector(".plate")
+    assert watcher.locator(".plate").count() == 4
+    assert watcher.locator(".plate .plate-backs").count() == 4  # the bottom seat's too
+    assert host.locator(".plate .plate-backs").count() == 3  # a player's own hand is in view
+    assert_words(watcher, "spectator")
+    shot(watcher, "gaple-spectator-desktop")
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
         watcher.set_viewport_size(size)
         watcher.wait_for_timeout(300)

@@ -1,5 +1,6 @@
-"""What a player reads: refusals worded from their codes and the server's limits, every hand's
-count for a spectator, and no raw key or English on an Indonesian page (``assert_words``)."""
+"""What a player reads: refusals worded from their codes and the server's limits, and no raw key
+or English on an Indonesian page (``assert_words``). (Every hand's count for a spectator is in
+tests/e2e/test_phone_table.py, with the rest of what a spectator sees.)"""
 
 from __future__ import annotations
 
@@ -34,21 +35,6 @@ def test_a_refused_name_says_the_servers_rule_in_indonesian(new_page):
     shot(page, "welcome-refused-phone")
     assert error.is_visible()
     assert page.errors == []
-
-
-def test_a_spectator_sees_every_hands_count(new_page):
-    player = new_page("Rina")
-    table = open_vs_bots(player, "gaple")
-    play_until([player], lambda: player.locator(".board svg .tile").count() >= 2, timeout=60)
-    watcher = new_page("Tono")
-    watcher.goto(watcher.url.split("#")[0] + f"#/t/{table}")
-    watcher.wait_for_selector(".banner[data-status=spectating]")
-    watcher.wait_for_selector(".plate")
-    assert watcher.locator(".plate").count() == 4
-    assert watcher.locator(".plate .plate-backs").count() == 4  # the bottom seat's too
-    assert player.locator(".plate .plate-backs").count() == 3  # a player's own hand is in view
-    assert_words(watcher, "spectator")
-    shot(watcher, "gaple-spectator-desktop")
 
 
 def test_sentences_about_you_agree_in_english_and_moon_passes_read_pas(new_page):
