@@ -12,6 +12,7 @@ import pytest
 
 from .conftest import DESKTOP, PHONE, assert_words, running_server, screenshots, shot, sign_in
 from .play import RESULT, accept_buy_in, act, my_turn, open_vs_bots, play_until
+from .test_friends_missions import both_sizes
 
 pytestmark = pytest.mark.e2e
 
@@ -193,10 +194,14 @@ def the_round_s_end_is_logged_once(page) -> None:
     assert_words(page, "gaple after a round")
 
 
-def test_o6_a_gaple_result_stays_for_the_whole_pause_then_the_next_round_is_dealt(new_page):
+def test_o6_a_gaple_result_stays_for_the_whole_pause_then_the_next_round_is_dealt(new_page, server):
     """The pause is long enough to read the whole result: the player's own net first, and
-    the history with the round's end."""
+    the history with the round's end. Back in the lobby, the round moved the daily mission
+    bar of Gaple rounds."""
     page = new_page("Wulan")
+    bar = page.locator("[data-mission=gaple_rounds] .mission-count")
+    bar.wait_for()
+    assert bar.get_attribute("data-count") == "0"
     open_vs_bots(page, "gaple")
     play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=120)
     page.wait_for_selector(COUNTDOWN, timeout=5000)
@@ -221,6 +226,13 @@ def test_o6_a_gaple_result_stays_for_the_whole_pause_then_the_next_round_is_deal
     page.wait_for_selector(".hand .hand-tile", timeout=5000)
     open_tab(page, "result")
     assert page.locator(".side-result [data-testid=payments] tr.pay").count() >= 3
+    page.goto(f"{server}/#/")
+    page.wait_for_selector(
+        "[data-mission=gaple_rounds] .mission-count[data-count='1']", timeout=10000
+    )
+    assert "1/3" in bar.inner_text()
+    assert "Main 3 ronde Gaple" in page.inner_text("[data-testid=missions]")
+    both_sizes(page, "missions-lobby", "[data-testid=missions]")
     assert page.errors == []
 
 
