@@ -187,7 +187,10 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, server):
-    """new_page(name=None, viewport=DESKTOP, lang=None) -> a page at the lobby, signed in."""
+    """new_page(name=None, viewport=DESKTOP, lang=None) -> a page at the lobby, signed in as a
+    new guest ``name``, or without a name at the landing page. The guest is made as the welcome
+    form makes it (POST /api/players, its cookies in the page's context) before the page
+    loads: the form itself is filled in by ``sign_in`` and in test_words and test_accounts."""
     contexts = []
 
     def make(name: str | None = None, viewport=DESKTOP, lang: str | None = None):
@@ -198,9 +201,12 @@ def new_page(browser, server):
         page = ctx.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
+        if name:
+            made = ctx.request.post(server + "/api/players", data={"name": name})
+            assert made.ok, made.text()
         page.goto(server + "/")
         if name:
-            sign_in(page, name)
+            page.wait_for_selector(".lobby .game-card")
         return page
 
     yield make

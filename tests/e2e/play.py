@@ -10,6 +10,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 RESULT = "[data-testid=result]"
 BUY_IN = "dialog[data-testid=buy-in]"
+PLAYED_OR_ASKED = """v => document.querySelector('.table-page')?.dataset.v !== v
+    || !!document.querySelector('.choice-btn')"""
 
 
 def my_turn(page) -> bool:
@@ -27,6 +29,9 @@ def act(page) -> bool:
         tiles = page.locator(".hand-tile.legal")
         if tiles.count():
             tiles.first.click(timeout=2000)
+            # played at once, or (a tile that goes more than one way) the question where, drawn
+            # on the next frame
+            page.wait_for_function(PLAYED_OR_ASKED, arg=before, timeout=5000)
             choice = page.locator(".choice-btn")
             if choice.count():
                 choice.first.click(timeout=2000)

@@ -1,7 +1,8 @@
 """Friends and daily missions in the browser (docs/players.md "Friends", "Daily missions"): two
 players befriend each other from a seat plate and a profile, one invites the other, who sees it
-in the lobby and joins through the buy-in dialog; a Gaple round against bots moves the lobby's
-mission bar. Screenshots at both sizes."""
+in the lobby and joins through the buy-in dialog; a Cross round against bots completes its
+mission and the lobby says the reward was paid (a Gaple round moving the mission bar is in
+tests/e2e/test_between_rounds.py, after the round played there). Screenshots at both sizes."""
 
 from __future__ import annotations
 
@@ -109,23 +110,6 @@ def test_a_friend_is_removed_from_the_profile(new_page, server):
     ayu.goto(f"{server}/#/")
     ayu.wait_for_selector("[data-testid=friends]:has-text('Belum ada teman.')")
     assert not ayu.errors
-
-
-def test_a_gaple_round_against_bots_moves_the_lobbys_mission_bar(new_page, server):
-    page = new_page("Sari")
-    bar = page.locator("[data-mission=gaple_rounds] .mission-count")
-    bar.wait_for()
-    assert bar.get_attribute("data-count") == "0"
-    open_vs_bots(page, "gaple")
-    play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=30)
-    page.goto(f"{server}/#/")
-    page.wait_for_selector(
-        "[data-mission=gaple_rounds] .mission-count[data-count='1']", timeout=10000
-    )
-    assert "1/3" in bar.inner_text()
-    assert "Main 3 ronde Gaple" in page.inner_text("[data-testid=missions]")
-    both_sizes(page, "missions-lobby", "[data-testid=missions]")
-    assert not page.errors
 
 
 def test_a_cross_round_completes_its_mission_and_the_lobby_says_the_reward_was_paid(

@@ -108,8 +108,10 @@ def test_riwayat_lists_matches_and_replays_one(new_page, server_database):
     assert click_step(page, "start") == 0
     board_shows(page, 0)
 
+    for k in range(1, n - 1):  # by hand to two steps before the end, a step a click
+        assert click_step(page, "forward") == k
     page.click("[data-replay=play]")  # plays on by itself to the end, then the result panel
-    page.wait_for_selector("[data-testid=result]", timeout=n * 2000)
+    page.wait_for_selector("[data-testid=result]", timeout=10000)
     assert step(page) == n and page.is_disabled("[data-replay=forward]")
     assert page.inner_text(".result-winner") == "Pemenang: Anda"
     shot(page, "replay-desktop-result")

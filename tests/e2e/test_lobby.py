@@ -21,12 +21,12 @@ def frame(page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 30)))")
 
 
-def wait_for_refresh(page, n: int = 1) -> None:
-    """Wait until the lobby has fetched its table list ``n`` more times (every 5 s)."""
-    for _ in range(n):
-        with page.expect_response(lambda r: "/api/tables?" in r.url, timeout=12000):
-            pass
-        frame(page)
+def wait_for_refresh(page) -> None:
+    """Wait until the lobby asks for its table list again (every 5 s) and draws the answer."""
+    with page.expect_request(lambda r: "/api/tables?" in r.url, timeout=12000) as asked:
+        pass
+    asked.value.response()
+    frame(page)
 
 
 def switch(page, lang: str) -> None:
@@ -76,7 +76,7 @@ def test_the_create_form_keeps_what_the_player_typed(new_page, server):
     form.locator("input[name=bots]").uncheck()
     form.locator("input[name=private]").check()
     form.locator("input[name=stake]").focus()
-    wait_for_refresh(page, 2)  # the list refreshes under it
+    wait_for_refresh(page)  # the list refreshes under it
     assert page.evaluate("document.activeElement?.name") == "stake"
     switch(page, "en")  # the whole lobby is drawn again, in English
     switch(page, "id")

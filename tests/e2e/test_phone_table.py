@@ -1,8 +1,9 @@
 """A table that shows everything at 1366x800 and on a 390x844 phone: every hand fits with the
 board (a long Mexican Train hand too), the chat opens over the hand with its unread lines
-counted, the header's chips are whole, the finished board stays in the pause before the next
-round with the result beside it, Gaple's result says the player's own net first, Moon's bids
-say who bid. Screenshots: tests/e2e/artifacts/phone-*.png."""
+counted, the header's chips are whole, Moon's bids say who bid, a spectator sees the whole
+table and every hand's count. (The finished board beside the result in the pause, and Gaple's
+result saying the player's own net first, are read in tests/e2e/test_between_rounds.py, in
+the pause of the round played there.) Screenshots: tests/e2e/artifacts/phone-*.png."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, assert_words, shot
-from .play import RESULT, open_vs_bots, play_until
+from .play import open_vs_bots, play_until
 from .test_presence_quick_chat import cross_for_two, player_page
 
 pytestmark = pytest.mark.e2e
@@ -158,70 +159,6 @@ def test_the_phone_header_shows_the_wallet_and_the_table_chips_whole(new_page):
     assert_words(page, "phone header")
 
 
-@pytest.mark.parametrize("game", ["mexican_train", "cross", "moon"])
-def test_o6_the_finished_board_stays_beside_the_result_until_the_next_round(new_page, game):
-    page = new_page("Rina")
-    open_vs_bots(page, game)
-    play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=120)
-    page.wait_for_function("!!window.meja.table?.pause")
-    ev = page.evaluate("window.meja.log.findLast(e => e.type === 'round_over')")
-    assert ev and ev.get("board"), "the round's end keeps its board"
-    shown = page.locator(".board svg .tile").count()
-    dealt = {"mexican_train": 1, "cross": 0, "moon": 0}[game]  # a new deal's board
-    assert shown > dealt, f"{game}: the board shows the new deal, not the finished round"
-    # the hands as they ended (Moon's are played out), not the next round's deal
-    you = page.evaluate("window.meja.view.seat")
-    left = len(ev["hands"][you]) if ev.get("hands") else 0
-    assert page.locator(".hand .hand-tile").count() == left
-    board, panel = page.locator(".board").bounding_box(), page.locator(RESULT).bounding_box()
-    assert panel["x"] >= board["x"] + board["width"] - 1, "the result stands beside the board"
-    assert_words(page, f"{game} finished board")
-    shot(page, f"phone-finished-{game}-desktop")
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(300)
-    shot(page, f"phone-finished-{game}-phone")
-    assert page.locator(".board svg .tile").count() > dealt  # (a phone's rows show the newest)
-    page.click("[data-action=close-result]")
-    page.wait_for_timeout(200)
-    shot(page, f"phone-finished-{game}-phone-closed")
-    page.set_viewport_size(DESKTOP)
-    assert page.errors == []
-
-
-def test_the_gaple_result_says_the_own_net_first(new_page):
-    page = new_page("Putri")
-    open_vs_bots(page, "gaple")
-    play_until([page], lambda: page.locator(RESULT).count() > 0, timeout=120)
-    net = page.locator(f"{RESULT} .result-body > *").nth(1)  # after the title
-    assert net.get_attribute("data-testid") == "net", page.inner_html(RESULT)[:400]
-    you = page.evaluate("window.meja.table.players.indexOf(window.meja.table.you)")
-    payments = page.evaluate("window.meja.view.result.payments")
-    expected = sum(p["amount"] for p in payments if p["payee"] == you) - sum(
-        p["amount"] for p in payments if p["payer"] == you
-    )
-    assert int(net.get_attribute("data-net")) == expected
-    text = net.inner_text()
-    word = "dapat" if expected > 0 else "bayar" if expected < 0 else "impas"
-    assert word in text, text
-    assert_words(page, "gaple net")
-    shot(page, "phone-gaple-net-desktop")
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(300)
-    shot(page, "phone-gaple-net-phone")
-    # an opponent's Lewat flashes below the plate, never over the title or the lobby button
-    top = page.evaluate(
-        """() => {
-          const plate = document.querySelector('.plate:not(.pos-bottom)');
-          const f = document.createElement('div');
-          f.className = 'flash flash-lose'; f.textContent = 'Lewat −20'; plate.append(f);
-          const y = f.getBoundingClientRect().top; f.remove();
-          return [y, document.querySelector('.table-top').getBoundingClientRect().bottom];
-        }"""
-    )
-    assert top[0] >= top[1], top
-    assert page.errors == []
-
-
 def test_moon_bids_on_a_phone_say_who_bid(new_page):
     page = new_page("Sinta", viewport=PHONE)
     open_vs_bots(page, "moon")
@@ -236,13 +173,20 @@ def test_moon_bids_on_a_phone_say_who_bid(new_page):
     assert page.errors == []
 
 
-def test_a_spectator_sees_the_whole_table_under_the_banner(new_page):
+def test_a_spectator_sees_the_whole_table_under_the_banner_and_every_hands_count(new_page):
     host = new_page("Hana")
     table = open_vs_bots(host, "gaple")
+    play_until([host], lambda: host.locator(".board svg .tile").count() >= 2, timeout=60)
     watcher = new_page("Rudi")
     watcher.goto(watcher.url.split("#")[0] + f"#/t/{table}")
     watcher.wait_for_selector(".banner[data-status=spectating]")
     watcher.wait_for_selector(".felt .board")
+    watcher.wait_for_selector(".plate")
+    assert watcher.locator(".plate").count() == 4
+    assert watcher.locator(".plate .plate-backs").count() == 4  # the bottom seat's too
+    assert host.locator(".plate .plate-backs").count() == 3  # a player's own hand is in view
+    assert_words(watcher, "spectator")
+    shot(watcher, "gaple-spectator-desktop")
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
         watcher.set_viewport_size(size)
         watcher.wait_for_timeout(300)

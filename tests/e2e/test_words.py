@@ -1,5 +1,6 @@
-"""What a player reads: refusals worded from their codes and the server's limits, every hand's
-count for a spectator, and no raw key or English on an Indonesian page (``assert_words``)."""
+"""What a player reads: refusals worded from their codes and the server's limits, and no raw key
+or English on an Indonesian page (``assert_words``). (Every hand's count for a spectator is in
+tests/e2e/test_phone_table.py, with the rest of what a spectator sees.)"""
 
 from __future__ import annotations
 
@@ -36,21 +37,6 @@ def test_a_refused_name_says_the_servers_rule_in_indonesian(new_page):
     assert page.errors == []
 
 
-def test_a_spectator_sees_every_hands_count(new_page):
-    player = new_page("Rina")
-    table = open_vs_bots(player, "gaple")
-    play_until([player], lambda: player.locator(".board svg .tile").count() >= 2, timeout=60)
-    watcher = new_page("Tono")
-    watcher.goto(watcher.url.split("#")[0] + f"#/t/{table}")
-    watcher.wait_for_selector(".banner[data-status=spectating]")
-    watcher.wait_for_selector(".plate")
-    assert watcher.locator(".plate").count() == 4
-    assert watcher.locator(".plate .plate-backs").count() == 4  # the bottom seat's too
-    assert player.locator(".plate .plate-backs").count() == 3  # a player's own hand is in view
-    assert_words(watcher, "spectator")
-    shot(watcher, "gaple-spectator-desktop")
-
-
 def test_sentences_about_you_agree_in_english_and_moon_passes_read_pas(new_page):
     """Moon in English: the viewer's team is "Your team", never "Team You & ..."; no sentence
     says "You wins" or "1 tiles". In Indonesian a bidding pass is "pas", as its button."""
@@ -72,19 +58,6 @@ def test_sentences_about_you_agree_in_english_and_moon_passes_read_pas(new_page)
     assert " lewat" not in log, log  # Moon has no Lewat: its pass is "Pas"
     assert passes == 0 or " pas" in log, log
     assert_words(page, "moon history")
-
-
-def test_a_gaple_round_logs_its_end_once(new_page):
-    """A chips table ends its "match" with every round (G-12): the history says "Ronde
-    selesai", not also "Permainan selesai"."""
-    page = new_page("Dewi")
-    open_vs_bots(page, "gaple")
-    play_until([page], lambda: page.locator(".log li.ev-round_over").count() > 0, timeout=120)
-    page.wait_for_function("document.querySelectorAll('.log li.ev-round_over').length > 0")
-    log = page.locator(".log").inner_text()
-    assert "Ronde selesai" in log
-    assert "Permainan selesai" not in log, log
-    assert_words(page, "gaple after a round")
 
 
 def test_the_phone_language_menu_names_every_language_in_full(new_page):
