@@ -9,7 +9,8 @@ connection, the hub's channels, the lane, the scripts' keys) is app/store, so th
 runs on both; the services, socket and money suites run once, on the cluster (the stricter mode:
 a call's keys in one slot, shard channels), except a test that needs a server of its own
 (``spare_redis``); the API, ops and browser suites run on one server, the embedded default.
-The database: a fresh Postgres schema per test when DATABASE_URL is set, else a SQLite file in
+The database: a migrated Postgres schema of the test's own when DATABASE_URL is set (emptied
+afterwards and given to the process's next test: tests/db/fixtures.py), else a SQLite file in
 the test's tmp dir. Tests never collide with each other or with other suites on the same Redis
 because every test gets its own random key prefix (``test:<hex>:``; all of the app's keys and
 channels start with it) and its keys are deleted afterwards. Nothing is flushed.
@@ -107,7 +108,7 @@ async def live_prefix(live_redis_url, redis_mode):
 
 @pytest.fixture
 async def live_database(tmp_path):
-    """A migrated database of the test's own: a fresh Postgres schema when DATABASE_URL is set
+    """A migrated database of the test's own: an empty Postgres schema when DATABASE_URL is set
     (CI), else a SQLite file (the chips & records fixture, shared)."""
     from tests.db.fixtures import new_database
 
