@@ -23,6 +23,7 @@ one prefix, which is how the two-instance and restart tests run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import uuid
@@ -97,9 +98,18 @@ async def live_redis(live_redis_url, redis_mode):
 
 @pytest.fixture
 async def live_prefix(live_redis_url, redis_mode):
-    prefix = f"test:{uuid.uuid4().hex[:10]}:"
+    prefix = new_prefix()
     yield prefix
-    client = redis_client(live_redis_url, redis_mode)
+    await drop_keys(live_redis_url, redis_mode, prefix)
+
+
+def new_prefix() -> str:
+    return f"test:{uuid.uuid4().hex[:10]}:"
+
+
+async def drop_keys(url: str, mode: str, prefix: str) -> None:
+    """Delete the keys under ``prefix``."""
+    client = redis_client(url, mode)
     keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=500)]
     for i in range(0, len(keys), 500):
         await client.delete(*keys[i : i + 500])
@@ -119,20 +129,43 @@ async def live_database(tmp_path):
 
 @pytest.fixture
 def live_settings(live_redis_url, redis_mode, live_prefix, live_database, tmp_path):
+    return settings_for(live_redis_url, redis_mode, live_prefix, live_database, tmp_path)
+
+
+def settings_for(redis_url: str, mode: str, prefix: str, database: str, data_dir) -> Settings:
     """Test settings: bots, rounds and a table's start without delay, a fast sweeper, a fixed
     key."""
     return Settings(
-        redis_url=live_redis_url,
-        redis_mode=redis_mode,
-        key_prefix=live_prefix,
-        data_dir=tmp_path,
+        redis_url=redis_url,
+        redis_mode=mode,
+        key_prefix=prefix,
+        data_dir=data_dir,
         secret_key="test-key",
         bot_delay=0,
         round_pause=0,
         start_seconds=0,
         sweep_interval=0.05,
-        database_url=live_database,
+        database_url=database,
     )
+
+
+@contextlib.asynccontextmanager
+async def shared_server(redis_url: str, mode: str, data_dir, seeds=None, **overrides):
+    """A LiveServer with a key prefix and a database of its own, for a fixture wider than one
+    test (class or module scope, in that scope's event loop: ``live_server``'s are the test's).
+    For tests that change nothing it holds, as a refused request changes nothing (O-1)."""
+    from tests.db.fixtures import new_database
+
+    prefix = new_prefix()
+    database, engine, cleanup = await new_database(data_dir)
+    settings = settings_for(redis_url, mode, prefix, database, data_dir)
+    server = await LiveServer(settings.model_copy(update=overrides), seeds).start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+        await cleanup()
+        await drop_keys(redis_url, mode, prefix)
 
 
 class LiveServer:
@@ -181,8 +214,6 @@ class LiveServer:
 
 
 def _no_signals():
-    import contextlib
-
     return contextlib.nullcontext()
 
 
