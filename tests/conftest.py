@@ -29,7 +29,9 @@ import socket
 import uuid
 from pathlib import Path
 
+import httpx
 import pytest
+import pytest_asyncio
 import uvicorn
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
@@ -166,6 +168,29 @@ async def shared_server(redis_url: str, mode: str, data_dir, seeds=None, **overr
         await server.stop()
         await cleanup()
         await drop_keys(redis_url, mode, prefix)
+
+
+NO_LIMITS = {name: "" for name in Settings.model_fields if name.startswith("limit_")}
+
+
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def class_server(request, live_redis_url, redis_mode, tmp_path_factory):
+    """One LiveServer for the tests of a class (marked ``asyncio(loop_scope="class")``) that
+    change nothing another of them reads, as a refused request changes nothing (O-1): each
+    test had started a server of its own. Its rate limits are off (the class's requests
+    together may pass a limit no one test reaches) and the class's ``server_settings``, if
+    any, are on top."""
+    settings = {**NO_LIMITS, **getattr(request.cls, "server_settings", {})}
+    data = tmp_path_factory.mktemp("class-server")
+    async with shared_server(live_redis_url, redis_mode, data, **settings) as srv:
+        yield srv
+
+
+@pytest_asyncio.fixture(loop_scope="class")
+async def class_http(class_server):
+    """A client of ``class_server`` of the test's own (its cookies are the test's)."""
+    async with httpx.AsyncClient(base_url=class_server.url) as http:
+        yield http
 
 
 class LiveServer:
