@@ -43,11 +43,12 @@ class LocalCluster:
     def __init__(self, folder: Path, n_masters: int = 3, node_timeout_ms: int = NODE_TIMEOUT_MS):
         self.folder, self.n = folder, n_masters * 2
         self.node_timeout_ms = node_timeout_ms
+        self.chosen = free_ports(self.n)  # now: its URL is known before it starts
         self.procs: dict[int, subprocess.Popen] = {}
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{min(self.procs)}/0"
+        return f"redis://127.0.0.1:{min(self.procs or self.chosen)}/0"
 
     @property
     def ports(self) -> list[int]:
@@ -57,7 +58,7 @@ class LocalCluster:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
-        for port in free_ports(self.n):
+        for port in self.chosen:
             log = open(self.folder / f"{port}.log", "wb")  # noqa: SIM115 - the server keeps it
             self.procs[port] = subprocess.Popen(
                 [
@@ -74,6 +75,10 @@ class LocalCluster:
                     str(self.node_timeout_ms),
                     "--cluster-require-full-coverage",
                     "no",
+                    # a replica's first sync starts at once: Redis 7's default waits 5 s for
+                    # more replicas to share one transfer
+                    "--repl-diskless-sync-delay",
+                    "0",
                     "--save",
                     "",
                     "--appendonly",

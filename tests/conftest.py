@@ -9,7 +9,8 @@ connection, the hub's channels, the lane, the scripts' keys) is app/store, so th
 runs on both; the services, socket and money suites run once, on the cluster (the stricter mode:
 a call's keys in one slot, shard channels), except a test that needs a server of its own
 (``spare_redis``); the API, ops and browser suites run on one server, the embedded default.
-The database: a fresh Postgres schema per test when DATABASE_URL is set, else a SQLite file in
+The database: a migrated Postgres schema of the test's own when DATABASE_URL is set (emptied
+afterwards and given to the process's next test: tests/db/fixtures.py), else a SQLite file in
 the test's tmp dir. Tests never collide with each other or with other suites on the same Redis
 because every test gets its own random key prefix (``test:<hex>:``; all of the app's keys and
 channels start with it) and its keys are deleted afterwards. Nothing is flushed.
@@ -22,12 +23,15 @@ one prefix, which is how the two-instance and restart tests run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import uuid
 from pathlib import Path
 
+import httpx
 import pytest
+import pytest_asyncio
 import uvicorn
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
@@ -96,9 +100,18 @@ async def live_redis(live_redis_url, redis_mode):
 
 @pytest.fixture
 async def live_prefix(live_redis_url, redis_mode):
-    prefix = f"test:{uuid.uuid4().hex[:10]}:"
+    prefix = new_prefix()
     yield prefix
-    client = redis_client(live_redis_url, redis_mode)
+    await drop_keys(live_redis_url, redis_mode, prefix)
+
+
+def new_prefix() -> str:
+    return f"test:{uuid.uuid4().hex[:10]}:"
+
+
+async def drop_keys(url: str, mode: str, prefix: str) -> None:
+    """Delete the keys under ``prefix``."""
+    client = redis_client(url, mode)
     keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=500)]
     for i in range(0, len(keys), 500):
         await client.delete(*keys[i : i + 500])
@@ -107,7 +120,7 @@ async def live_prefix(live_redis_url, redis_mode):
 
 @pytest.fixture
 async def live_database(tmp_path):
-    """A migrated database of the test's own: a fresh Postgres schema when DATABASE_URL is set
+    """A migrated database of the test's own: an empty Postgres schema when DATABASE_URL is set
     (CI), else a SQLite file (the chips & records fixture, shared)."""
     from tests.db.fixtures import new_database
 
@@ -118,20 +131,66 @@ async def live_database(tmp_path):
 
 @pytest.fixture
 def live_settings(live_redis_url, redis_mode, live_prefix, live_database, tmp_path):
+    return settings_for(live_redis_url, redis_mode, live_prefix, live_database, tmp_path)
+
+
+def settings_for(redis_url: str, mode: str, prefix: str, database: str, data_dir) -> Settings:
     """Test settings: bots, rounds and a table's start without delay, a fast sweeper, a fixed
     key."""
     return Settings(
-        redis_url=live_redis_url,
-        redis_mode=redis_mode,
-        key_prefix=live_prefix,
-        data_dir=tmp_path,
+        redis_url=redis_url,
+        redis_mode=mode,
+        key_prefix=prefix,
+        data_dir=data_dir,
         secret_key="test-key",
         bot_delay=0,
         round_pause=0,
         start_seconds=0,
         sweep_interval=0.05,
-        database_url=live_database,
+        database_url=database,
     )
+
+
+@contextlib.asynccontextmanager
+async def shared_server(redis_url: str, mode: str, data_dir, seeds=None, **overrides):
+    """A LiveServer with a key prefix and a database of its own, for a fixture wider than one
+    test (class or module scope, in that scope's event loop: ``live_server``'s are the test's).
+    For tests that change nothing it holds, as a refused request changes nothing (O-1)."""
+    from tests.db.fixtures import new_database
+
+    prefix = new_prefix()
+    database, engine, cleanup = await new_database(data_dir)
+    settings = settings_for(redis_url, mode, prefix, database, data_dir)
+    server = await LiveServer(settings.model_copy(update=overrides), seeds).start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+        await cleanup()
+        await drop_keys(redis_url, mode, prefix)
+
+
+NO_LIMITS = {name: "" for name in Settings.model_fields if name.startswith("limit_")}
+
+
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def class_server(request, live_redis_url, redis_mode, tmp_path_factory):
+    """One LiveServer for the tests of a class (marked ``asyncio(loop_scope="class")``) that
+    change nothing another of them reads, as a refused request changes nothing (O-1): each
+    test had started a server of its own. Its rate limits are off (the class's requests
+    together may pass a limit no one test reaches) and the class's ``server_settings``, if
+    any, are on top."""
+    settings = {**NO_LIMITS, **getattr(request.cls, "server_settings", {})}
+    data = tmp_path_factory.mktemp("class-server")
+    async with shared_server(live_redis_url, redis_mode, data, **settings) as srv:
+        yield srv
+
+
+@pytest_asyncio.fixture(loop_scope="class")
+async def class_http(class_server):
+    """A client of ``class_server`` of the test's own (its cookies are the test's)."""
+    async with httpx.AsyncClient(base_url=class_server.url) as http:
+        yield http
 
 
 class LiveServer:
@@ -180,8 +239,6 @@ class LiveServer:
 
 
 def _no_signals():
-    import contextlib
-
     return contextlib.nullcontext()
 
 

@@ -83,6 +83,8 @@ class RedisServer:
                 "always",
                 "--dir",
                 str(self.folder),
+                "--repl-diskless-sync-delay",  # a replica's first sync at once (Redis 7: 5 s)
+                "0",
                 *self.args,
             ],
             stdout=self.log,

@@ -81,34 +81,48 @@ async def test_usernames_are_unique_case_insensitively(http):
     assert r.status_code == 200 and r.json()["player"]["username"] == "budi_99"
 
 
-@pytest.mark.parametrize(
-    "username,password,field,code",
-    [
-        ("ab", PASSWORD, "username", "bad_username"),
-        ("x" * 25, PASSWORD, "username", "bad_username"),
-        ("budi santoso", PASSWORD, "username", "bad_username"),
-        ("bùdi", PASSWORD, "username", "bad_username"),
-        ("Bot-2", PASSWORD, "username", "bot_name"),
-        ("___", PASSWORD, "username", "bad_name"),
-        ("rina", "short7!", "password", "weak_password"),
-        ("rina", "x" * 257, "password", "long_password"),
-        ("rina", "password1", "password", "common_password"),
-        ("rina", "Qwerty123", "password", "common_password"),
-    ],
-)
-async def test_refused_sign_ups_name_the_field_and_change_nothing(
-    srv, http, username, password, field, code
-):
-    r = await signup(http, username, password)
-    assert r.status_code == 422, r.text
-    body = r.json()
-    assert (body["field"], body["code"]) == (["body", field], code)
-    limits = {"bad_username": (3, 24), "weak_password": (8, 256), "long_password": (8, 256)}
-    assert (body.get("min"), body.get("max")) == limits.get(
-        code, (None, None)
-    )  # the page says them
-    async with srv.live.db() as s:
-        assert (await s.execute(select(func.count()).select_from(PlayerRow))).scalar() == 0
+@pytest.mark.asyncio(loop_scope="class")
+class TestRefusedSignUps:
+    """Refused sign-ups on one server: none makes a player, so each finds none made."""
+
+    server_settings = FAST
+
+    @pytest.fixture
+    def srv(self, class_server):
+        return class_server
+
+    @pytest.fixture
+    def http(self, class_http):
+        return class_http
+
+    @pytest.mark.parametrize(
+        "username,password,field,code",
+        [
+            ("ab", PASSWORD, "username", "bad_username"),
+            ("x" * 25, PASSWORD, "username", "bad_username"),
+            ("budi santoso", PASSWORD, "username", "bad_username"),
+            ("bùdi", PASSWORD, "username", "bad_username"),
+            ("Bot-2", PASSWORD, "username", "bot_name"),
+            ("___", PASSWORD, "username", "bad_name"),
+            ("rina", "short7!", "password", "weak_password"),
+            ("rina", "x" * 257, "password", "long_password"),
+            ("rina", "password1", "password", "common_password"),
+            ("rina", "Qwerty123", "password", "common_password"),
+        ],
+    )
+    async def test_refused_sign_ups_name_the_field_and_change_nothing(
+        self, srv, http, username, password, field, code
+    ):
+        r = await signup(http, username, password)
+        assert r.status_code == 422, r.text
+        body = r.json()
+        assert (body["field"], body["code"]) == (["body", field], code)
+        limits = {"bad_username": (3, 24), "weak_password": (8, 256), "long_password": (8, 256)}
+        assert (body.get("min"), body.get("max")) == limits.get(
+            code, (None, None)
+        )  # the page says them
+        async with srv.live.db() as s:
+            assert (await s.execute(select(func.count()).select_from(PlayerRow))).scalar() == 0
 
 
 async def test_unknown_user_and_wrong_password_get_the_same_answer_after_the_same_work(

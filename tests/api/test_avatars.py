@@ -59,17 +59,26 @@ async def test_a_chosen_avatar_shows_on_the_profile_and_the_next_seat(http):
     assert (await http.get(f"/api/tables/{tid}")).json()["name"] == r.json()["name"]
 
 
-@pytest.mark.parametrize("bad", ["dragon", "bot", "", "CAT", 7])
-async def test_an_unknown_avatar_is_refused_and_changes_nothing(http, bad):
-    player, auth = await guest(http, "Sari")
-    r = await http.put("/api/players/me/avatar", headers=auth, json={"avatar": bad})
-    assert r.status_code == 422, r.text
-    assert r.json()["code"] in ("unknown_avatar", "string_type"), r.json()
-    if isinstance(bad, str):
-        assert r.json()["code"] == "unknown_avatar" and r.json()["field"] == ["body", "avatar"]
-    assert (await http.get("/api/players/me", headers=auth)).json()["avatar"] == player["avatar"]
+@pytest.mark.asyncio(loop_scope="class")
+class TestRefusedOnOneServer:
+    """Refused avatar choices on one server: each by a guest of its own, whose avatar stays."""
 
+    @pytest.fixture
+    def http(self, class_http):
+        return class_http
 
-async def test_choosing_an_avatar_needs_a_player(http):
-    r = await http.put("/api/players/me/avatar", json={"avatar": "cat"})
-    assert r.status_code == 401
+    @pytest.mark.parametrize("bad", ["dragon", "bot", "", "CAT", 7])
+    async def test_an_unknown_avatar_is_refused_and_changes_nothing(self, http, bad):
+        player, auth = await guest(http, "Sari")
+        r = await http.put("/api/players/me/avatar", headers=auth, json={"avatar": bad})
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] in ("unknown_avatar", "string_type"), r.json()
+        if isinstance(bad, str):
+            assert r.json()["code"] == "unknown_avatar" and r.json()["field"] == ["body", "avatar"]
+        assert (await http.get("/api/players/me", headers=auth)).json()["avatar"] == player[
+            "avatar"
+        ]
+
+    async def test_choosing_an_avatar_needs_a_player(self, http):
+        r = await http.put("/api/players/me/avatar", json={"avatar": "cat"})
+        assert r.status_code == 401

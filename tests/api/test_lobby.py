@@ -37,37 +37,50 @@ async def test_guest_gets_a_signed_token_and_a_cookie(http):
     assert (await http.get("/api/players/me", headers=bearer)).json() == body["player"]
 
 
-@pytest.mark.parametrize("name", ["", "a", "x" * 25, "<script>", "   ", "a\nb", "__"])
-async def test_bad_names_are_422(http, name):
-    r = await http.post("/api/players", json={"name": name})
-    assert r.status_code == 422
-    assert r.json()["field"] == ["body", "name"]
+@pytest.mark.asyncio(loop_scope="class")
+class TestRefusedOnOneServer:
+    """Refusals on one server: bad names and table options (422), a table made by no one
+    (401). None changes anything."""
 
+    @pytest.fixture
+    def http(self, class_http):
+        return class_http
 
-@pytest.mark.parametrize(
-    "body,loc",
-    [
-        ({"game": "chess", "seats": 2}, ["body", "game"]),
-        ({"game": "gaple", "seats": 9}, ["body", "seats"]),
-        ({"game": "gaple", "seats": 2, "options": {"stake": "ten"}}, ["body", "options", "stake"]),
-        ({"game": "gaple", "seats": 2, "options": {"colour": 1}}, ["body", "options", "colour"]),
-        (
-            {"game": "gaple", "seats": 2, "options": {"stacks": [1, 2]}},
-            ["body", "options", "stacks"],
-        ),
-        ({"game": "gaple", "seats": 2, "turn_seconds": 0}, ["body", "turn_seconds"]),
-    ],
-)
-async def test_bad_table_options_are_422_naming_the_field(http, body, loc):
-    _, auth = await register(http, "Creator")
-    r = await http.post("/api/tables", json=body, headers=auth)
-    assert r.status_code == 422, r.text
-    assert r.json()["field"] == loc
+    @pytest.mark.parametrize("name", ["", "a", "x" * 25, "<script>", "   ", "a\nb", "__"])
+    async def test_bad_names_are_422(self, http, name):
+        r = await http.post("/api/players", json={"name": name})
+        assert r.status_code == 422
+        assert r.json()["field"] == ["body", "name"]
 
+    @pytest.mark.parametrize(
+        "body,loc",
+        [
+            ({"game": "chess", "seats": 2}, ["body", "game"]),
+            ({"game": "gaple", "seats": 9}, ["body", "seats"]),
+            (
+                {"game": "gaple", "seats": 2, "options": {"stake": "ten"}},
+                ["body", "options", "stake"],
+            ),
+            (
+                {"game": "gaple", "seats": 2, "options": {"colour": 1}},
+                ["body", "options", "colour"],
+            ),
+            (
+                {"game": "gaple", "seats": 2, "options": {"stacks": [1, 2]}},
+                ["body", "options", "stacks"],
+            ),
+            ({"game": "gaple", "seats": 2, "turn_seconds": 0}, ["body", "turn_seconds"]),
+        ],
+    )
+    async def test_bad_table_options_are_422_naming_the_field(self, http, body, loc):
+        _, auth = await register(http, "Creator")
+        r = await http.post("/api/tables", json=body, headers=auth)
+        assert r.status_code == 422, r.text
+        assert r.json()["field"] == loc
 
-async def test_create_needs_a_player(http):
-    r = await http.post("/api/tables", json={"game": "gaple", "seats": 2})
-    assert r.status_code == 401
+    async def test_create_needs_a_player(self, http):
+        r = await http.post("/api/tables", json={"game": "gaple", "seats": 2})
+        assert r.status_code == 401
 
 
 async def test_list_filters_and_pages(http):

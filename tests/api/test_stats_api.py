@@ -55,29 +55,38 @@ async def test_profile_and_board_answer_from_the_records(served):
     assert (week["period"], week["items"][0]["value"], week["page"]) == ("week", 210, 1)
 
 
-@pytest.mark.parametrize(
-    ("path", "code"),
-    [
-        ("/api/players/999999/profile", "no_such_player"),
-        ("/api/leaderboards/poker", "no_such_game"),
-    ],
-)
-async def test_unknown_players_and_games_are_404(served, path, code):
-    r = await served[1].get(path)
-    assert (r.status_code, r.json()["code"]) == (404, code)
-    assert r.json()["detail"]
+@pytest.mark.asyncio(loop_scope="class")
+class TestRefusedOnOneServer:
+    """Unknown players and games (404) and bad board parameters (422) on one server."""
 
+    server_settings = {"leaderboard_min_matches": 2}
 
-@pytest.mark.parametrize(
-    ("params", "field"),
-    [
-        ({"period": "month"}, "period"),
-        ({"page": "0"}, "page"),
-        ({"per_page": "101"}, "per_page"),
-        ({"per_page": "x"}, "per_page"),
-    ],
-)
-async def test_bad_board_parameters_are_422_naming_the_field(served, params, field):
-    r = await served[1].get("/api/leaderboards/cross", params=params)
-    assert r.status_code == 422, r.text
-    assert r.json()["field"] == ["query", field]
+    @pytest.fixture
+    def served(self, class_server, class_http):
+        return class_server, class_http
+
+    @pytest.mark.parametrize(
+        ("path", "code"),
+        [
+            ("/api/players/999999/profile", "no_such_player"),
+            ("/api/leaderboards/poker", "no_such_game"),
+        ],
+    )
+    async def test_unknown_players_and_games_are_404(self, served, path, code):
+        r = await served[1].get(path)
+        assert (r.status_code, r.json()["code"]) == (404, code)
+        assert r.json()["detail"]
+
+    @pytest.mark.parametrize(
+        ("params", "field"),
+        [
+            ({"period": "month"}, "period"),
+            ({"page": "0"}, "page"),
+            ({"per_page": "101"}, "per_page"),
+            ({"per_page": "x"}, "per_page"),
+        ],
+    )
+    async def test_bad_board_parameters_are_422_naming_the_field(self, served, params, field):
+        r = await served[1].get("/api/leaderboards/cross", params=params)
+        assert r.status_code == 422, r.text
+        assert r.json()["field"] == ["query", field]

@@ -65,11 +65,14 @@ def test_load_plays_tables_and_reports_every_figure(tmp_path):
     assert r["outbox"]["drained"] is True
 
 
-def test_load_spreads_the_sockets_over_two_serve_processes(tmp_path):
+def test_load_spreads_the_sockets_over_two_serve_processes_and_the_outbox_worker_writes(tmp_path):
+    """Two serve processes and the outbox worker (``--outbox-worker``) in one run: neither
+    option changes what the other does."""
     r = run_tool(
         "load.py",
         *("--tables", "2", "--think", "0.05", "--warmup", "1", "--seconds", "3"),
         *("--every", "1", "--monitor-seconds", "0", "--drain-timeout", "20", "--servers", "2"),
+        "--outbox-worker",
         tmp_path=tmp_path,
     )
     assert r["server_processes"] == 2 and r["sockets"] == 8
@@ -78,7 +81,9 @@ def test_load_spreads_the_sockets_over_two_serve_processes(tmp_path):
     # both answer acts
     by_process = r["redis"]["server_round_trips_per_action"]["actions_by_process"]
     assert len(by_process) == 2 and min(by_process) > 0
-    assert r["outbox"]["drained"] is True
+    # the worker's CPU is reported and it wrote every record
+    assert r["outbox_worker_cpu_pct"] is not None and r["outbox_worker_cpu_pct"] > 0
+    assert r["outbox"]["drained"] and r["outbox"]["after_stop_entries"] == 0
 
 
 def test_connections_hold_idle_players_and_answer_pings(tmp_path):
@@ -88,31 +93,6 @@ def test_connections_hold_idle_players_and_answer_pings(tmp_path):
     assert r["connected"] == 12 and r["refused"] == 0
     assert r["all_stayed_up"] is True and r["pongs"] == 12
     assert r["kib_per_connection"] is not None
-
-
-def test_load_with_the_outbox_worker_reports_its_cpu_and_writes_every_record(tmp_path):
-    r = run_tool(
-        "load.py",
-        "--tables",
-        "2",
-        "--think",
-        "0.05",
-        "--warmup",
-        "1",
-        "--seconds",
-        "3",
-        "--every",
-        "1",
-        "--monitor-seconds",
-        "0",
-        "--drain-timeout",
-        "20",
-        "--outbox-worker",
-        tmp_path=tmp_path,
-    )
-    assert r["actions"] > 0 and r["errors"] == {}
-    assert r["outbox_worker_cpu_pct"] is not None and r["outbox_worker_cpu_pct"] > 0
-    assert r["outbox"]["drained"] and r["outbox"]["after_stop_entries"] == 0
 
 
 def test_redis_node_runs_the_cas_shaped_script_and_reports_its_cpu():

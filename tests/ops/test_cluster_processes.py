@@ -158,9 +158,9 @@ class Deployment:
     def __init__(
         self, tmp_path, database, prefix: str, node_timeout_ms=NODE_TIMEOUT_MS, **settings: str
     ):
-        self.cluster = LocalCluster(tmp_path, node_timeout_ms=node_timeout_ms).start()
+        self.cluster = LocalCluster(tmp_path, node_timeout_ms=node_timeout_ms)
         self.keys = Keys(prefix)
-        env = server_env(
+        self.env = server_env(
             self.cluster.url,
             database,
             prefix,
@@ -170,12 +170,18 @@ class Deployment:
             **NO_ADDRESS_LIMITS,
             **settings,
         )
-        migrate(env)
-        self.servers = [Server(f"P{i}", env, tmp_path).start() for i in range(PROCESSES)]
+        self.tmp_path = tmp_path
+        self.servers: list[Server] = []
         self.seats: dict[str, list[Seat]] = {}
         self.redis: RedisCluster | None = None
 
     async def start(self) -> None:
+        """The cluster and the one-shot migration at once (neither needs the other), then the
+        processes."""
+        await asyncio.gather(
+            asyncio.to_thread(self.cluster.start), asyncio.to_thread(migrate, self.env)
+        )
+        self.servers = [Server(f"P{i}", self.env, self.tmp_path).start() for i in range(PROCESSES)]
         await asyncio.gather(*(s.ready() for s in self.servers))
         self.redis = RedisCluster.from_url(self.cluster.url)
         await self.redis.initialize()

@@ -7,19 +7,57 @@ and the players receive no new state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import httpx
 import orjson
 import pytest
+import pytest_asyncio
 import websockets
 
+from tests.conftest import shared_server
 from tests.ws.client import SeatClient, register, start_match
 
 
 @pytest.fixture
 async def table(live_server):
-    srv = await live_server(seeds=lambda tid, m: 4242)
+    """A table of the test's own, for the tests that play on it or use up a socket's rate."""
+    async with seated(await live_server(seeds=lambda tid, m: 4242)) as t:
+        yield t
+
+
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def refusals_table(live_redis_url, redis_mode, tmp_path_factory):
+    """One table for every test of a class that only sends what is refused: each checks that
+    nothing changed, so the next one finds it as the first did. Its turn clock never runs out
+    and its sockets' rate never runs dry meanwhile (neither is these tests' subject)."""
+    async with (
+        shared_server(
+            live_redis_url,
+            redis_mode,
+            tmp_path_factory.mktemp("refusals"),
+            seeds=lambda tid, m: 4242,
+            turn_seconds=600,
+            rate_per_second=1e4,
+        ) as srv,
+        seated(srv) as t,
+    ):
+        yield t
+
+
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def odd_digits(refusals_table):
+    """A player of the shared server who makes a new table for each odd version."""
+    async with httpx.AsyncClient(base_url=refusals_table[0].url) as http:
+        _, auth = await register(http, "Odd Digits")
+    return auth
+
+
+@contextlib.asynccontextmanager
+async def seated(srv):
+    """A two-seat Gaple match begun (and a spectator): (server, table id, the two players'
+    clients, the spectator's, an HTTP client), everyone at the same version."""
     tid, clients, watcher = await start_match(srv, "gaple", 2)
     http = httpx.AsyncClient(base_url=srv.url)
     v = (await http.get(f"/api/tables/{tid}")).json()["v"]
@@ -50,87 +88,170 @@ async def refused(client, msg, code: str, http, tid) -> dict:
     return answer
 
 
-async def test_o1_illegal_action_is_refused_with_no_change(table):
-    srv, tid, clients, _, http = table
-    mover, _ = turn(clients)
-    await refused(
-        mover,
-        {"type": "act", "cmd": "x1", "v": mover.latest["v"], "action": {"kind": "pass"}},
-        "illegal_action",
-        http,
-        tid,
-    )
-    await refused(
-        mover,
-        {"type": "act", "cmd": "x2", "v": mover.latest["v"], "action": {"kind": "fly"}},
-        "illegal_action",
-        http,
-        tid,
-    )
+@pytest.mark.asyncio(loop_scope="class")
+class TestOnOneServer:
+    """Refusals that change nothing, on one table (``refusals_table``), and the fresh state of
+    a new table, on its server."""
 
+    async def test_o1_illegal_action_is_refused_with_no_change(self, refusals_table):
+        srv, tid, clients, _, http = refusals_table
+        mover, _ = turn(clients)
+        await refused(
+            mover,
+            {"type": "act", "cmd": "x1", "v": mover.latest["v"], "action": {"kind": "pass"}},
+            "illegal_action",
+            http,
+            tid,
+        )
+        await refused(
+            mover,
+            {"type": "act", "cmd": "x2", "v": mover.latest["v"], "action": {"kind": "fly"}},
+            "illegal_action",
+            http,
+            tid,
+        )
 
-async def test_o1_acting_out_of_turn_is_refused(table):
-    srv, tid, clients, watcher, http = table
-    mover, other = turn(clients)
-    tile = other.latest["view"]["hand"][0]
-    await refused(
-        other,
-        {
-            "type": "act",
-            "cmd": "y1",
-            "v": other.latest["v"],
-            "action": {"kind": "play", "tile": tile, "end": "left"},
-        },
-        "not_your_turn",
-        http,
-        tid,
-    )
-    await refused(
-        watcher,
-        {"type": "act", "cmd": "y2", "v": watcher.latest["v"], "action": {"kind": "pass"}},
-        "not_your_turn",
-        http,
-        tid,
-    )
+    async def test_o1_acting_out_of_turn_is_refused(self, refusals_table):
+        srv, tid, clients, watcher, http = refusals_table
+        mover, other = turn(clients)
+        tile = other.latest["view"]["hand"][0]
+        await refused(
+            other,
+            {
+                "type": "act",
+                "cmd": "y1",
+                "v": other.latest["v"],
+                "action": {"kind": "play", "tile": tile, "end": "left"},
+            },
+            "not_your_turn",
+            http,
+            tid,
+        )
+        await refused(
+            watcher,
+            {"type": "act", "cmd": "y2", "v": watcher.latest["v"], "action": {"kind": "pass"}},
+            "not_your_turn",
+            http,
+            tid,
+        )
 
+    async def test_o1_playing_another_seats_tile_is_refused(self, refusals_table):
+        srv, tid, clients, _, http = refusals_table
+        mover, other = turn(clients)
+        tile = other.latest["view"]["hand"][0]
+        answer = await refused(
+            mover,
+            {
+                "type": "act",
+                "cmd": "z1",
+                "v": mover.latest["v"],
+                "action": {"kind": "play", "tile": tile, "end": "left"},
+            },
+            "illegal_action",
+            http,
+            tid,
+        )
+        assert "do not hold" in answer["message"]
 
-async def test_o1_playing_another_seats_tile_is_refused(table):
-    srv, tid, clients, _, http = table
-    mover, other = turn(clients)
-    tile = other.latest["view"]["hand"][0]
-    answer = await refused(
-        mover,
-        {
-            "type": "act",
-            "cmd": "z1",
-            "v": mover.latest["v"],
-            "action": {"kind": "play", "tile": tile, "end": "left"},
-        },
-        "illegal_action",
-        http,
-        tid,
-    )
-    assert "do not hold" in answer["message"]
+    async def test_stale_version_is_refused(self, refusals_table):
+        srv, tid, clients, _, http = refusals_table
+        mover, _ = turn(clients)
+        legal = mover.latest["view"]["legal"][0]
+        await refused(
+            mover,
+            {"type": "act", "cmd": "s1", "v": mover.latest["v"] - 1, "action": legal},
+            "stale",
+            http,
+            tid,
+        )
+        await refused(
+            mover,
+            {"type": "act", "cmd": "s2", "v": mover.latest["v"] + 5, "action": legal},
+            "stale",
+            http,
+            tid,
+        )
 
+    @pytest.mark.parametrize(
+        "raw",
+        [
+            "not json",
+            "[1, 2]",
+            '{"type": "dance"}',
+            '{"type": "act", "cmd": 1, "v": 0, "action": {}}',
+            '{"type": "act", "cmd": "a", "v": "3", "action": {}}',
+            '{"type": "act", "cmd": "a", "v": true, "action": {}}',
+            '{"type": "act", "cmd": "a", "v": 3}',
+            '{"type": "sync", "v": -1}',
+            '{"type": "ping", "extra": 1}',
+            '{"type": "chat", "text": ""}',
+            '{"type": "chat", "text": "' + "x" * 5000 + '"}',
+        ],
+        ids=[
+            "not-json",
+            "array",
+            "unknown-type",
+            "cmd-int",
+            "v-str",
+            "v-bool",
+            "missing-field",
+            "negative-v",
+            "extra-field",
+            "empty-chat",
+            "oversized",
+        ],
+    )
+    async def test_malformed_messages_get_bad_message(self, refusals_table, raw):
+        srv, tid, clients, _, http = refusals_table
+        await refused(clients[0], raw, "bad_message", http, tid)
+        await clients[0].send({"type": "ping"})  # the connection is still fine
+        assert (await clients[0].until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
 
-async def test_stale_version_is_refused(table):
-    srv, tid, clients, _, http = table
-    mover, _ = turn(clients)
-    legal = mover.latest["view"]["legal"][0]
-    await refused(
-        mover,
-        {"type": "act", "cmd": "s1", "v": mover.latest["v"] - 1, "action": legal},
-        "stale",
-        http,
-        tid,
+    async def test_bad_or_forged_token_is_refused(self, refusals_table):
+        srv, tid, clients, _, http = refusals_table
+        head, body, _sig = clients[0].token.split(".")
+        forged = f"{head}.{body}." + "A" * 43
+        for token in ("nonsense", forged, clients[0].token + "x"):
+            r = await http.get("/api/players/me", headers={"Authorization": f"Bearer {token}"})
+            assert (r.status_code, r.json()["code"]) == (401, "bad_token")
+            c = await SeatClient(srv.ws_url, tid, token).connect()
+            with pytest.raises(websockets.ConnectionClosed):
+                await c.recv()
+            assert c.ws.close_code == 4401
+        r = await http.post(
+            f"/api/tables/{tid}/bots", headers={"Authorization": "Bearer " + forged}
+        )
+        assert r.status_code == 401
+
+    async def test_spectator_and_unknown_table(self, refusals_table):
+        srv = refusals_table[0]
+        async with httpx.AsyncClient(base_url=srv.url) as http:
+            token, _ = await register(http, "Watcher")
+        c = await SeatClient(srv.ws_url, "nope", token).connect()
+        msg = await c.recv()
+        assert msg["type"] == "error" and msg["code"] == "not_found"
+        await c.close()
+
+    @pytest.mark.parametrize(
+        "since",
+        ["%C2%B2", "%D9%A3", "9" * 5000, "-1", "1e3"],
+        ids=["superscript-two", "arabic-three", "5000-digits", "minus", "exp"],
     )
-    await refused(
-        mover,
-        {"type": "act", "cmd": "s2", "v": mover.latest["v"] + 5, "action": legal},
-        "stale",
-        http,
-        tid,
-    )
+    async def test_a_version_not_in_ascii_digits_gets_a_fresh_state(
+        self, refusals_table, odd_digits, since
+    ):
+        srv = refusals_table[0]
+        async with httpx.AsyncClient(base_url=srv.url) as http:
+            tid = (
+                await http.post(
+                    "/api/tables", headers=odd_digits, json={"game": "cross", "seats": 2}
+                )
+            ).json()["id"]
+        async with websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?v={since}") as ws:
+            msg = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
+            # a fresh state, with the recent events a new socket gets (table/views.py HISTORY)
+            assert msg["type"] == "state" and msg["v"] == 1
+            assert msg["events"] == [{"type": "created"}]
 
 
 async def test_replayed_command_gets_its_first_answer_and_applies_once(table):
@@ -175,42 +296,6 @@ async def test_a_command_id_is_the_players_own(table):
     assert [e["v"] for e in log if e["by"] == "player"] == [v + 1, v + 2]
 
 
-@pytest.mark.parametrize(
-    "raw",
-    [
-        "not json",
-        "[1, 2]",
-        '{"type": "dance"}',
-        '{"type": "act", "cmd": 1, "v": 0, "action": {}}',
-        '{"type": "act", "cmd": "a", "v": "3", "action": {}}',
-        '{"type": "act", "cmd": "a", "v": true, "action": {}}',
-        '{"type": "act", "cmd": "a", "v": 3}',
-        '{"type": "sync", "v": -1}',
-        '{"type": "ping", "extra": 1}',
-        '{"type": "chat", "text": ""}',
-        '{"type": "chat", "text": "' + "x" * 5000 + '"}',
-    ],
-    ids=[
-        "not-json",
-        "array",
-        "unknown-type",
-        "cmd-int",
-        "v-str",
-        "v-bool",
-        "missing-field",
-        "negative-v",
-        "extra-field",
-        "empty-chat",
-        "oversized",
-    ],
-)
-async def test_malformed_messages_get_bad_message(table, raw):
-    srv, tid, clients, _, http = table
-    await refused(clients[0], raw, "bad_message", http, tid)
-    await clients[0].send({"type": "ping"})  # the connection is still fine
-    assert (await clients[0].until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
-
-
 async def test_a_binary_frame_gets_bad_message_even_holding_a_valid_message(table):
     srv, tid, clients, _, http = table
     mover, _ = turn(clients)
@@ -244,21 +329,6 @@ async def test_flood_is_rate_limited_and_changes_nothing(table):
     assert await version(http, tid) == before
 
 
-async def test_bad_or_forged_token_is_refused(table):
-    srv, tid, clients, _, http = table
-    head, body, _sig = clients[0].token.split(".")
-    forged = f"{head}.{body}." + "A" * 43
-    for token in ("nonsense", forged, clients[0].token + "x"):
-        r = await http.get("/api/players/me", headers={"Authorization": f"Bearer {token}"})
-        assert (r.status_code, r.json()["code"]) == (401, "bad_token")
-        c = await SeatClient(srv.ws_url, tid, token).connect()
-        with pytest.raises(websockets.ConnectionClosed):
-            await c.recv()
-        assert c.ws.close_code == 4401
-    r = await http.post(f"/api/tables/{tid}/bots", headers={"Authorization": "Bearer " + forged})
-    assert r.status_code == 401
-
-
 async def test_wrong_origin_is_refused(table, live_server):
     srv, tid, clients, _, http = table
     with pytest.raises(websockets.InvalidStatus):
@@ -273,31 +343,3 @@ async def test_wrong_origin_is_refused(table, live_server):
     same = await SeatClient(srv.ws_url, tid, None).connect(origin=srv.url)
     assert (await same.recv())["type"] == "state"
     await asyncio.gather(ok.close(), same.close())
-
-
-async def test_spectator_and_unknown_table(live_server):
-    srv = await live_server()
-    async with httpx.AsyncClient(base_url=srv.url) as http:
-        token, _ = await register(http, "Watcher")
-    c = await SeatClient(srv.ws_url, "nope", token).connect()
-    msg = await c.recv()
-    assert msg["type"] == "error" and msg["code"] == "not_found"
-    await c.close()
-
-
-@pytest.mark.parametrize(
-    "since",
-    ["%C2%B2", "%D9%A3", "9" * 5000, "-1", "1e3"],
-    ids=["superscript-two", "arabic-three", "5000-digits", "minus", "exp"],
-)
-async def test_a_version_not_in_ascii_digits_gets_a_fresh_state(live_server, since):
-    srv = await live_server()
-    async with httpx.AsyncClient(base_url=srv.url) as http:
-        _, auth = await register(http, "Odd Digits")
-        tid = (
-            await http.post("/api/tables", headers=auth, json={"game": "cross", "seats": 2})
-        ).json()["id"]
-    async with websockets.connect(f"{srv.ws_url}/ws/tables/{tid}?v={since}") as ws:
-        msg = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
-        # a fresh state, with the recent events a new socket gets (table/views.py HISTORY)
-        assert msg["type"] == "state" and msg["v"] == 1 and msg["events"] == [{"type": "created"}]
