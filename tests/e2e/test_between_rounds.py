@@ -325,6 +325,6 @@ def test_a_link_to_a_closed_table_says_so(browser, tmp_path):
         )
         page.goto(f"{url}/#/t/{tid}")
         page.wait_for_selector(".waiting-box.gone", timeout=5000)
-        page.wait_for_timeout(1500)
+        page.wait_for_timeout(1000)  # as for a missing table: no retries
         assert page.locator(".banner[data-status=reconnecting]").count() == 0
         ctx.close()
