@@ -1,8 +1,9 @@
 """The table a player stays at: one page plays a round of each game against bots by clicking,
 and its result is read in the pause before the next one (O-6) beside the finished board, never
-over a round being played; a seat freed for idling says so and offers to sit again; a link to a
-table that does not exist says so instead of reconnecting for ever. Screenshots of each table
-at desktop and phone sizes go to tests/e2e/artifacts/."""
+over a round being played (a Gaple round's for the whole pause, and then the lobby's mission
+bar has moved); a seat freed for idling says so and offers to sit again; a link to a table
+that does not exist says so instead of reconnecting for ever. Screenshots of each table at
+desktop and phone sizes go to tests/e2e/artifacts/."""
 
 from __future__ import annotations
 
