@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 RESULT = "[data-testid=result]"
 BUY_IN = "dialog[data-testid=buy-in]"
+AT_MY_TURN = "document.querySelector('.table-page')?.dataset.myTurn === '1'"  # one round trip
 PLAYED_OR_ASKED = """v => document.querySelector('.table-page')?.dataset.v !== v
     || !!document.querySelector('.choice-btn')"""
 
@@ -57,7 +58,7 @@ def play_until(pages, done, timeout: float = 90) -> int:
         assert time.monotonic() < end, "the game did not get there in time"
         acted = False
         for page in pages:
-            if page.locator(".table-page").count() and my_turn(page):
+            if page.evaluate(AT_MY_TURN):
                 acted = act(page) or acted
                 moves += 1
         if not acted:

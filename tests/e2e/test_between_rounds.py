@@ -1,8 +1,9 @@
 """The table a player stays at: one page plays a round of each game against bots by clicking,
 and its result is read in the pause before the next one (O-6) beside the finished board, never
-over a round being played; a seat freed for idling says so and offers to sit again; a link to a
-table that does not exist says so instead of reconnecting for ever. Screenshots of each table
-at desktop and phone sizes go to tests/e2e/artifacts/."""
+over a round being played (a Gaple round's for the whole pause, and then the lobby's mission
+bar has moved); a seat freed for idling says so and offers to sit again; a link to a table
+that does not exist says so instead of reconnecting for ever. Screenshots of each table at
+desktop and phone sizes go to tests/e2e/artifacts/."""
 
 from __future__ import annotations
 
@@ -325,6 +326,6 @@ def test_a_link_to_a_closed_table_says_so(browser, tmp_path):
         )
         page.goto(f"{url}/#/t/{tid}")
         page.wait_for_selector(".waiting-box.gone", timeout=5000)
-        page.wait_for_timeout(1500)
+        page.wait_for_timeout(1000)  # as for a missing table: no retries
         assert page.locator(".banner[data-status=reconnecting]").count() == 0
         ctx.close()

@@ -4,6 +4,8 @@ phrases and emotes over the sender's plate, each reader in their own language.""
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import uuid
 
 import pytest
@@ -53,10 +55,10 @@ def test_a_dropped_player_is_flagged_on_pages_served_by_another_process(browser,
     (tmp_path / "two").mkdir()
     same = {"MEJA_KEY_PREFIX": prefix, "MEJA_LIMIT_SIGNUP_ADDRESS": ""}
     try:
-        with (
-            running_server(tmp_path / "one", database, **same) as one,
-            running_server(tmp_path / "two", database, **same) as two,
-        ):
+        with contextlib.ExitStack() as stack:
+            servers = [running_server(tmp_path / n, database, **same) for n in ("one", "two")]
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:  # both start at once
+                one, two = pool.map(stack.enter_context, servers)
             ani = player_page(browser, one, "Ani")
             bima = player_page(browser, two, "Bima")
             tid = cross_for_two(ani, one, bima, two)

@@ -24,7 +24,7 @@ def test_socket_cut_mid_round_reconnects_and_the_game_continues(new_page):
     banner.wait_for(timeout=5000)
     assert banner.inner_text().strip()
     shot(page, "reconnect-banner")
-    page.wait_for_timeout(1500)  # bots keep playing on the server meanwhile
+    page.wait_for_timeout(500)  # bots keep playing on the server meanwhile (0.05 s a move)
     page.context.set_offline(False)
 
     page.locator(".banner[data-status=back]").wait_for(timeout=15000)
