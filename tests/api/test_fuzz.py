@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-from app.config import Settings
 from tests.api.test_admin import operator
+from tests.conftest import NO_LIMITS
 
 EXAMPLES = 40
-NO_LIMITS = {name: "" for name in Settings.model_fields if name.startswith("limit_")}
 FAST_HASHES = {"password_time_cost": 1, "password_memory_kib": 8192}
 
 
