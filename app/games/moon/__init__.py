@@ -123,9 +123,10 @@ class Moon(Ruleset[State, MoonAction]):
         phase = state.phase
         if phase is Phase.BIDDING:
             return B.bidder_to_act(state.first_bidder, state.bids, state.n)
-        if phase is Phase.PLAY:  # the play phase always has a trick (state.current_trick)
-            trick = state.trick
-            return (trick.leader + len(trick.tiles)) % len(state.hands)  # type: ignore[union-attr]
+        if phase is Phase.PLAY:
+            trick = state.trick  # not current_trick: this runs several times a move
+            assert trick is not None, "no trick in the play phase"
+            return (trick.leader + len(trick.tiles)) % len(state.hands)
         if phase is Phase.OVER:
             return None
         return state.bidder
