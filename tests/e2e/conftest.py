@@ -185,6 +185,18 @@ def browser():
         b.close()
 
 
+# The lobby as a player first sees it whole: its games, the stake rooms, the friends and the
+# missions read. Those arrive one after another above the join form and the tables, so a click
+# made before the last of them lands where the button no longer is (seen under load in CI).
+LOBBY_SETTLED = """() => {
+  const q = (s) => document.querySelector(s);
+  const friends = q('.friends-card .friend-list')
+    || [...document.querySelectorAll('.friends-card p.muted')].some((p) => p.textContent !== '…');
+  return q('.lobby .game-card') && (q('.lobby .rooms') || !q('.lobby .game-gaple'))
+    && q('.missions-card .mission-list') && friends;
+}"""
+
+
 @pytest.fixture
 def new_page(browser, server):
     """new_page(name=None, viewport=DESKTOP, lang=None) -> a page at the lobby, signed in as a
@@ -206,7 +218,7 @@ def new_page(browser, server):
             assert made.ok, made.text()
         page.goto(server + "/")
         if name:
-            page.wait_for_selector(".lobby .game-card")
+            page.wait_for_function(LOBBY_SETTLED)
         return page
 
     yield make
@@ -217,7 +229,7 @@ def new_page(browser, server):
 def sign_in(page, name: str) -> None:
     page.fill("input[name=name]", name)
     page.click(".welcome form button[type=submit]")
-    page.wait_for_selector(".lobby .game-card")
+    page.wait_for_function(LOBBY_SETTLED)
 
 
 def shot(page, name: str) -> Path:
