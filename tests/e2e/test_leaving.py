@@ -24,7 +24,10 @@ def wallet(page) -> int:
 
 def test_leaving_mid_round_asks_then_shows_the_chips_coming_back(new_page):
     page = new_page("Rudi")
+    granted = wallet(page)
     open_vs_bots(page, "gaple")
+    # the header reads the wallet again after the sit: the buy-in taken, then counted from
+    expect(page.locator("#chips")).not_to_have_attribute("data-wallet", str(granted))
     before = wallet(page)
     page.click("[data-action=leave]")
     dialog = page.locator(DIALOG)
