@@ -158,7 +158,7 @@ class Seating(TableParts):
             raise TableError(409, "seat_taken", f"seat {n} is taken")
         stack = key = None
         if doc["chips"]:
-            stack = await self._buy_in_amount(player, doc["stake"], buy_in)
+            stack = await self._buy_in_amount(player, doc["stake"], buy_in, paid_now=True)
             key = await self._buy_in(player["id"], tid, n, stack, snap.v + 1, doc["stake"])
         await self.seated.note(player["id"], tid)  # before the seat: the set never misses one
 
@@ -303,12 +303,17 @@ class Seating(TableParts):
         assert res is not None and res.current is not None
         return self.views.summary(res.current)
 
-    async def _buy_in_amount(self, player: dict, stake: int, asked: int | None) -> int:
+    async def _buy_in_amount(
+        self, player: dict, stake: int, asked: int | None, *, paid_now: bool = False
+    ) -> int:
         """The buy-in this player sits with at ``stake``: the amount asked, if the table allows
         it (422 ``buy_in_too_low`` / ``buy_in_too_high``) and the wallet holds it (409
         ``insufficient_chips``), else the default (stakes.py). Refused before any
-        chip moves or any table is made."""
-        wallet = None if self.db is None else await balance(self.db, player["id"])
+        chip moves or any table is made. ``paid_now``: the buy-in's own transaction follows at
+        once and checks the wallet under its lock with the same 409, so an amount asked needs
+        no read of the balance first (one transaction fewer a sit; the default still does)."""
+        read = self.db is not None and not (paid_now and asked is not None)
+        wallet = await balance(self.db, player["id"]) if read else None
         limits = buy_in_limits(stake, self.settings, wallet)
         amount = limits.default if asked is None else asked
         if amount < limits.low:
