@@ -135,6 +135,7 @@ async def test_a_sit_names_its_buy_in_within_the_stakes_bounds_and_the_wallet(li
         big = (await made(http, a, **GAPLE4, options={"stake": 50}))["id"]
         r = await sit(http, a, big, 0, buy_in=1500)  # the table allows it, the wallet cannot
         assert (r.status_code, r.json()["code"]) == (409, "insufficient_chips")
+        assert r.json()["detail"] == "you have 1000 chips in your wallet; the buy-in is 1500"
         assert await balance(http, a) == 1000  # nothing moved
         assert all(s["name"] is None for t in await listed(http) for s in t["seats"])
         r = await sit(http, a, tid, 0, buy_in=320)
