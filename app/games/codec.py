@@ -94,6 +94,9 @@ def _fail(where: str, what: str) -> typing.NoReturn:
     raise ValueError(f"{where}: {what}")
 
 
+_SCALARS = (int, str, float)  # loaded as they are, each exactly its type
+
+
 @cache
 def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on purpose
     origin, args = typing.get_origin(tp), typing.get_args(tp)
@@ -145,12 +148,9 @@ def _loader(tp: Any) -> Loader:  # noqa: C901 - one branch per kind of type, on 
         return _dataclass_loader(tp)
     if tp is bool:
         return lambda d, w: d if type(d) is bool else _fail(w, "expected true or false")
-    if tp in (int, str, float):
+    if tp in _SCALARS:
         return lambda d, w: d if type(d) is tp else _fail(w, f"expected {tp.__name__}")
     raise TypeError(f"codec cannot load {tp!r}")
-
-
-_SCALARS = (int, str, float)
 
 
 def _scalar_tuple_loader(types_: tuple[type, ...]) -> Loader:
