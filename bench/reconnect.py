@@ -5,11 +5,13 @@
 Starts Redis, the database and two ``serve`` processes like bench/load.py, and in front of them
 Debian's nginx with deploy/nginx.conf (as tests/ops/test_proxy.py runs it: a table's sockets
 hash to one process). Sets up ``--players / 4`` Gaple tables whose players play as load.py's do
-(``--think``), every socket through nginx. After ``--warmup`` it SIGKILLs the first server
-process. Every client whose socket dropped reconnects through nginx after a delay drawn
-uniformly within ``--spread`` seconds (a reconnecting herd, spread as a jittered backoff spreads
-it), asking with ``?v=`` for what it missed; a refused handshake (nginx's 502/504, a server's
-5xx) is counted by status and tried again a second later.
+(``--think``), every socket through nginx. After ``--warmup`` it SIGKILLs the server process
+holding the more sockets (each one's ``meja_open_sockets``: the proxy hashes tables, so with few
+tables all may sit on one process, and killing the other would drop none). Every client whose
+socket dropped reconnects through nginx after a delay drawn uniformly within ``--spread``
+seconds (a reconnecting herd, spread as a jittered backoff spreads it), asking with ``?v=`` for
+what it missed; a refused handshake (nginx's 502/504, a server's 5xx) is counted by status and
+tried again a second later.
 
 Reported: the sockets dropped, the time from the kill until every dropped client has a state
 again (per client p50/p99/max, and the last one), refused handshakes by status, and moves lost:
@@ -31,8 +33,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import httpx
 import orjson
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -43,6 +47,14 @@ from bench.percentiles import percentiles  # noqa: E402
 from bench.services import raise_nofile, workdir  # noqa: E402
 from bench.usage import Usage, Window  # noqa: E402
 from tests.ops.test_proxy import Proxy  # noqa: E402
+
+
+async def open_sockets(url: str) -> float:
+    """The sockets a server process holds, from its own ``/metrics``."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        text = (await http.get("/metrics")).text
+    families = text_string_to_metric_families(text)
+    return next(s.value for f in families for s in f.samples if s.name == "meja_open_sockets")
 
 
 class Herd(Load):
@@ -56,6 +68,7 @@ class Herd(Load):
         self.at_kill: dict[str, int] = {}
         self.back: list[float] = []
         self.dropped = 0
+        self.held: list[int] = []
         self.refused: Counter[str] = Counter()
         self.lost: list[tuple[str, int, int]] = []
 
@@ -116,7 +129,9 @@ class Herd(Load):
         sockets = sum(t.n for t in self.tables)
         self._progress(f"{len(self.tables)} tables, {sockets} sockets; warming up {args.warmup:g}s")
         await asyncio.sleep(args.warmup)
-        victim, survivor = svc.server_pids[0], svc.server_pids[1]
+        held = await asyncio.gather(*(open_sockets(url) for url in svc.urls))
+        victim, survivor = svc.server_pids if held[0] >= held[1] else svc.server_pids[::-1]
+        self.held = [round(n) for n in held]
         window = Window(Usage(survivor), svc.redis_pid)
         self.at_kill = dict(self.acked)
         self.killed_at = time.perf_counter()
@@ -141,6 +156,7 @@ class Herd(Load):
             "players": sockets,
             "tables": len(self.tables),
             "spread_s": args.spread,
+            "held": self.held,  # sockets per process just before the kill
             "dropped": self.dropped,
             "back": len(self.back),
             "all_back_s": None if all_back is None else round(all_back, 2),

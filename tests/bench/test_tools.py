@@ -175,6 +175,7 @@ def test_reconnect_kills_a_process_and_every_dropped_player_comes_back(tmp_path)
         *("--think", "0.2", "--timeout", "30"),
         tmp_path=tmp_path,
     )
-    assert r["players"] == 16 and r["dropped"] > 0
+    # the process holding the more sockets is killed, and each socket it held drops
+    assert r["players"] == 16 == sum(r["held"]) and r["dropped"] == max(r["held"]) > 0
     assert r["back"] == r["dropped"] and r["all_back_s"] is not None
     assert r["moves_lost"] == 0
