@@ -211,11 +211,10 @@ async def main_async(args) -> dict[str, Any]:
     env = {"MEJA_ROUND_PAUSE": str(args.round_pause), "MEJA_RATE_PER_SECOND": "10"}
     services = services_from_args(args, tag="reconnect", nofile=nofile, env=env)
     await services.start()
-    prefix = workdir("reconnect-nginx")
     ports = [int(u.rsplit(":", 1)[1]) for u in services.urls]
-    proxy = await Proxy(prefix, ports, connections=4 * args.players + 1024).start()
+    proxy = Proxy(workdir("reconnect-nginx"), ports, connections=4 * args.players + 1024)
     try:
-        report = await Herd(args, services, proxy).rush()
+        report = await Herd(args, services, await proxy.start()).rush()
         report["server_log_dir"] = str(services.log_dir)
         return report
     finally:

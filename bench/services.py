@@ -121,15 +121,21 @@ class Services:
         self._cluster: LocalCluster | None = None
 
     async def start(self) -> Services:
-        if self._redis_url is None:
-            self._start_cluster() if self.cluster else self._start_redis()
-        loopback(self.redis_url)
-        if not self.urls:
-            loopback(self.database_url)
-            await self._prepare_database()
-            self._start_servers()
-        loopback(self.url)
-        await asyncio.gather(*(self._wait_ready(url) for url in self.urls))
+        """Start what is not targeted; when a step fails (a migration, a server that exits),
+        stop what was already started before raising, so no private Redis outlives the run."""
+        try:
+            if self._redis_url is None:
+                self._start_cluster() if self.cluster else self._start_redis()
+            loopback(self.redis_url)
+            if not self.urls:
+                loopback(self.database_url)
+                await self._prepare_database()
+                self._start_servers()
+            loopback(self.url)
+            await asyncio.gather(*(self._wait_ready(url) for url in self.urls))
+        except BaseException:
+            await self.stop()
+            raise
         if not self.server_pids:
             self.server_pids = [pid for pid in [_listener_pid(self.url)] if pid]
         return self
@@ -272,8 +278,8 @@ class Services:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
-        elif self._redis_url:  # a targeted server: remove what this run wrote under its prefix
-            await self._cleanup_keys()
+        elif self._redis_url and self._redis_proc is None and self._cluster is None:
+            await self._cleanup_keys()  # a targeted server: remove what this run wrote
         if self._redis_proc is not None:
             self._redis_proc.terminate()
             self._redis_proc.wait()

@@ -7,6 +7,7 @@ These check that the tools work and report what they promise; they never assert 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 import orjson
+import psutil
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -179,3 +181,25 @@ def test_reconnect_kills_a_process_and_every_dropped_player_comes_back(tmp_path)
     assert r["players"] == 16 == sum(r["held"]) and r["dropped"] == max(r["held"]) > 0
     assert r["back"] == r["dropped"] and r["all_back_s"] is not None
     assert r["moves_lost"] == 0
+
+
+def test_a_tool_whose_start_fails_leaves_no_redis_server_behind(tmp_path):
+    """The database refuses (nothing listens on its port) after the tool has started its
+    private redis-server: the tool fails, and that server goes with it."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), "--json", "--tables", "1"]
+        + ["--database-url", "postgresql://postgres@127.0.0.1:1/nowhere"],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # the tool's work directory
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode != 0 and "ConnectionRefusedError" in out.stderr
+    (started,) = tmp_path.glob("meja-load-*/redis.log")  # it had started one
+    left = []  # redis-server changes its directory to its --dir, the tool's work directory
+    for proc in psutil.process_iter(["name"]):
+        with contextlib.suppress(psutil.Error):
+            if proc.info["name"] == "redis-server" and proc.cwd() == str(started.parent):
+                left.append(proc.pid)
+    assert left == []

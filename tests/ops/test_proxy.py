@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import difflib
 import getpass
-import os
 import re
 import shutil
 import signal
@@ -109,6 +108,7 @@ class Proxy:
         self.conf = main_conf(prefix, self.site, connections)
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
 
     async def start(self) -> Proxy:
         self.proc = subprocess.Popen(
@@ -127,12 +127,13 @@ class Proxy:
         return self
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.pid, signal.SIGQUIT)  # nginx's graceful shutdown
+        """Stop the master (in the foreground: ``proc``), also after a start that failed."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)  # nginx's graceful shutdown
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
-                os.kill(self.pid, signal.SIGKILL)
+                self.proc.kill()
                 self.proc.wait(5)
 
     def error_log(self) -> str:
