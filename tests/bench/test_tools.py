@@ -203,3 +203,19 @@ def test_a_tool_whose_start_fails_leaves_no_redis_server_behind(tmp_path):
             if proc.info["name"] == "redis-server" and proc.cwd() == str(started.parent):
                 left.append(proc.pid)
     assert left == []
+
+
+def test_frames_reports_the_server_cpu_of_each_kind_of_frame():
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "frames.py"), "--json", "--frames", "300"]
+        + ["--impl", "websockets-sansio", "--impl", "websockets"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    r = orjson.loads(out.stdout)
+    assert set(r) == {"websockets-sansio", "websockets"}
+    for rows in r.values():
+        assert len(rows) == 7 and all(us > 0 for us in rows.values()), rows
