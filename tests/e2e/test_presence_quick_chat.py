@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import os
 import uuid
 
 import pytest
@@ -48,12 +49,15 @@ def seat_plate(page, name: str):
     return page.locator(".plate", has=page.locator(".plate-name", has_text=name))
 
 
-def test_a_dropped_player_is_flagged_on_pages_served_by_another_process(browser, tmp_path):
+def test_a_dropped_player_is_flagged_on_pages_served_by_another_process(browser, tmp_path, request):
     prefix = f"e2e:{uuid.uuid4().hex[:8]}:"
     database, drop_db = fresh_database(tmp_path)
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
-    same = {"MEJA_KEY_PREFIX": prefix, "MEJA_LIMIT_SIGNUP_ADDRESS": ""}
+    # one Redis for both: the suite's, else a server of the test's own (each process's
+    # embedded Redis would be a table store of its own)
+    redis = os.environ.get("REDIS_URL") or request.getfixturevalue("spare_redis")
+    same = {"MEJA_KEY_PREFIX": prefix, "MEJA_LIMIT_SIGNUP_ADDRESS": "", "REDIS_URL": redis}
     try:
         with contextlib.ExitStack() as stack:
             servers = [running_server(tmp_path / n, database, **same) for n in ("one", "two")]
