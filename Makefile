@@ -36,7 +36,7 @@ lock:
 # The lower bounds in pyproject.toml, for real: the lowest version of every direct dependency
 # (uv's lowest-direct resolution) in a venv of its own under a temp dir, then the tests of the
 # store, the API, the money and the sockets on it (real Postgres and Redis, as `make test`).
-# CI runs it after `make test` (.ci/run); it needs PyPI. About 5 minutes on 2 cores.
+# CI runs it after `make test` (.ci/run); it needs PyPI. About 3.5 minutes on 2 cores.
 LOWEST_TESTS := tests/store tests/api tests/money tests/ws tests/ops/test_logs_and_settings.py
 lowest: $(STAMP)
 	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; set -e; \

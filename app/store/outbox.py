@@ -23,7 +23,7 @@ finds streams through each bucket's set of them (``Keys.outboxes``: the script t
 table adds it; it stays listed after the table closed, so its last entries are still read,
 also after a restart), and at start and every minute SCANs for ``<prefix>t:*:outbox`` as a
 backstop. The stream of a closed table (or one whose keys expired) is deleted and unlisted once
-it is empty (under WATCH, so an entry added meanwhile is never lost).
+it is empty (scripts/drop_outbox.lua, atomic, so an entry added meanwhile is never lost).
 The entries of one read (one XREADGROUP or XAUTOCLAIM reply) are written in ONE database
 transaction (the ``write`` it is given: app/services/records.py, which calls
 ``records_write.apply_entries``, in stream order), committed, and only then
@@ -71,7 +71,7 @@ from typing import Any
 
 import orjson
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError, ResponseError, WatchError
+from redis.exceptions import NoScriptError, ResponseError
 
 from .connection import Client
 from .keys import BUCKETS, Keys, bucket_of, by_bucket
@@ -81,6 +81,7 @@ log = logging.getLogger("meja.outbox")
 GROUP = "db"
 FIELD = "e"
 ACK = (Path(__file__).parent / "scripts" / "ack.lua").read_text()
+DROP = (Path(__file__).parent / "scripts" / "drop_outbox.lua").read_text()
 ACK_IDS = 1000  # entry ids per acknowledgement script (Lua's unpack has a limit)
 Write = Callable[[list[dict]], Awaitable[list[bool]]]
 Fault = Callable[[str, dict], None]
@@ -152,7 +153,7 @@ class OutboxConsumer:
         # process's ``meja_outbox_pending`` (cleared by every pass that ends well, when none
         # is left: one that another consumer took over is not counted twice for long)
         self.held: set[tuple[str, str]] = set()
-        self._ack_sha = self.redis.register_script(ACK).sha
+        self._sha = {script: self.redis.register_script(script).sha for script in (ACK, DROP)}
 
     # --- finding streams -----------------------------------------------------------------------
     async def discover(self) -> list[str]:
@@ -169,33 +170,22 @@ class OutboxConsumer:
             self.last_scan = time.monotonic()
             async for key in self.redis.scan_iter(match=f"{self.prefix}t:*:outbox", count=1000):
                 self.known.add(_s(key))  # backstop: a stream whose table is not listed
-            for key in list(self.known):
-                if not await self.redis.xlen(key) and await self._drop_if_closed(key):
-                    self.known.discard(key)
-                    self.ready.discard(key)
+            for key in await self._drop_closed(sorted(self.known)):
+                self.known.discard(key)
+                self.ready.discard(key)
         return sorted(self.known)
 
-    async def _drop_if_closed(self, key: str) -> bool:
-        """Delete a drained outbox stream whose table is closed or gone, and unlist it; True
-        when it was. The stream, the table and the set share the table's slot: one MULTI,
-        under WATCH, so an entry added meanwhile is never lost."""
-        tid = Keys.table_of_outbox(key)
-        table, listed = self.keys_of.table(tid), self.keys_of.outboxes(bucket_of(tid))
-        async with self.redis.pipeline(transaction=True) as pipe:
-            await pipe.watch(key, table)
-            doc = await pipe.hget(table, "doc")
-            if doc is not None and orjson.loads(doc).get("status") != "closed":
-                return False
-            if await pipe.xlen(key):
-                return False
-            pipe.multi()
-            pipe.delete(key)
-            pipe.srem(listed, tid)
-            try:
-                await pipe.execute()
-            except WatchError:
-                return False
-        return True
+    async def _drop_closed(self, keys: list[str]) -> list[str]:
+        """Delete the drained outbox streams among ``keys`` whose table is closed or gone,
+        and unlist them (scripts/drop_outbox.lua, one a stream, all in one pipeline); the
+        streams deleted."""
+        calls = []
+        for key in keys:
+            tid = Keys.table_of_outbox(key)
+            table, listed = self.keys_of.table(tid), self.keys_of.outboxes(bucket_of(tid))
+            calls.append(("EVALSHA", self._sha[DROP], 3, key, table, listed, tid))
+        replies = await self._scripts(DROP, calls)
+        return [key for key, dropped in zip(keys, replies) if dropped]
 
     async def _ensure_group(self, key: str) -> None:
         if key in self.ready:
@@ -395,7 +385,14 @@ class OutboxConsumer:
             counters = (self.keys_of.outbox_backlog(b), self.keys_of.outbox_oldest(b))
             for i in range(0, len(ids), ACK_IDS):
                 some = ids[i : i + ACK_IDS]
-                calls.append(("EVALSHA", self._ack_sha, 3, key, *counters, self.group, tid, *some))
+                calls.append(("EVALSHA", self._sha[ACK], 3, key, *counters, self.group, tid, *some))
+        await self._scripts(ACK, calls)
+        self.held.difference_update((key, _s(i)) for key, i in done)
+
+    async def _scripts(self, script: str, calls: list[tuple]) -> list:
+        """Run EVALSHA ``calls`` of ``script`` in one pipeline; their replies. A script the
+        server lacks is loaded on its node and the pipeline sent again (both scripts may run
+        twice: the second finds nothing left to do)."""
         for attempt in range(2):
             async with self.redis.pipeline(transaction=False) as pipe:
                 for call in calls:
@@ -406,17 +403,17 @@ class OutboxConsumer:
                 break
             if attempt or not all(isinstance(r, NoScriptError) for _, r in failed):
                 raise failed[0][1]
-            await self._load_ack([c[3] for c, _ in failed])
-        self.held.difference_update((key, _s(i)) for key, i in done)
+            await self._load(script, [c[3] for c, _ in failed])
+        return replies
 
-    async def _load_ack(self, keys: list[str]) -> None:
-        """Load scripts/ack.lua on the nodes of ``keys`` (a cluster's other nodes may be down)."""
+    async def _load(self, script: str, keys: list[str]) -> None:
+        """Load ``script`` on the nodes of ``keys`` (a cluster's other nodes may be down)."""
         if not isinstance(self.redis, RedisCluster):
-            await self.redis.script_load(ACK)
+            await self.redis.script_load(script)
             return
         nodes = {n.name: n for n in map(self.redis.get_node_from_key, keys) if n is not None}
         for node in nodes.values():
-            await self.redis.execute_command("SCRIPT LOAD", ACK, target_nodes=node)
+            await self.redis.execute_command("SCRIPT LOAD", script, target_nodes=node)
 
     async def _bury(self, key: str, entry_id, raw, error: str) -> None:
         log.error("outbox: entry %s of %s moved to the dead letters: %s", entry_id, key, error)

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 
 import orjson
 import pytest
@@ -304,6 +305,34 @@ async def test_a_table_that_closed_before_its_entries_were_read_is_still_written
     assert await redis.xlen(listed.stream) == 0 and await redis.xlen(unlisted.stream) > 0
     await drain(outbox_consumer(redis, sessions, prefix=prefix))  # the start-up SCAN finds it
     assert (await counts(sessions))["match"] == 2
+
+
+async def test_a_scan_drops_the_drained_streams_of_closed_or_gone_tables_only(
+    redis, sessions, prefix, monkeypatch
+):
+    """The minute's scan deletes and unlists a drained stream whose table is closed or whose
+    keys expired, and keeps one still holding entries or whose table plays on: one script a
+    stream, all in one pipeline, so the event loop never waits on a thread (redis-py's cluster
+    client runs the commands of a WATCH in threads of their own, each joined on the loop)."""
+    keys = Keys(prefix)
+    docs = {"closed": "closed", "open": "playing", "gone": None, "unread": "closed"}
+    for tid, status in docs.items():
+        stream = keys.outbox(tid)
+        entry = await redis.xadd(stream, {"e": "{}"})
+        if tid != "unread":
+            await redis.xdel(stream, entry)  # drained: the stream is there, empty
+        if status is not None:
+            await redis.hset(keys.table(tid), "doc", orjson.dumps({"status": status}))
+        await redis.sadd(keys.outboxes(bucket_of(tid)), tid)
+    started = []
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: started.append(thread))
+    consumer = outbox_consumer(redis, sessions, prefix=prefix)
+    assert sorted(await consumer.discover()) == sorted(keys.outbox(t) for t in ("open", "unread"))
+    for tid in docs:
+        kept = tid in ("open", "unread")
+        assert await redis.exists(keys.outbox(tid)) == kept, tid
+        assert await redis.sismember(keys.outboxes(bucket_of(tid)), tid) == kept, tid
+    assert started == []
 
 
 async def test_the_outbox_worker_process_writes_everything_then_stops_on_sigterm(
