@@ -86,9 +86,9 @@ def run(app: FastAPI, settings: Settings, host: str, port: int, what: str) -> No
         app,
         host=host,
         port=port,
-        # websockets' sans-I/O protocol, named rather than left to "auto": the three uvicorn
-        # offers cost the same CPU a move under load, and this one is maintained while the
-        # legacy one is deprecated (bench/README.md "The WebSocket implementation")
+        # websockets' sans-I/O protocol, named rather than left to "auto": the cheapest a frame
+        # of the three uvicorn offers, and maintained while the legacy one is deprecated
+        # (bench/README.md "The WebSocket implementation")
         ws="websockets-sansio",
         ws_max_size=settings.max_message_bytes * 4,
         ws_per_message_deflate=False,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import socket
 import subprocess
 import sys
@@ -35,6 +36,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.ws.endpoint import Conn  # noqa: E402
+from bench.services import _free_port  # noqa: E402
 
 IMPLS = ("websockets-sansio", "websockets", "wsproto")
 ACK, STATE, ACT = 60, 1500, 80
@@ -96,12 +98,6 @@ def serve(impl: str, port: int) -> None:
     )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def measure(port: int, frames: int) -> dict[str, float]:
     """Microseconds of the server's CPU a frame (both, for the row of two), by row."""
     out = {}
@@ -123,7 +119,7 @@ async def measure(port: int, frames: int) -> dict[str, float]:
 
 
 def run(impl: str, frames: int) -> dict[str, float]:
-    port = free_port()
+    port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, __file__, "--serve", impl, "--port", str(port)],
         cwd=Path(__file__).resolve().parents[1],
@@ -153,7 +149,7 @@ def main() -> None:
     if a.serve:
         serve(a.serve, a.port)
         return
-    impls = a.impl or [i for i in IMPLS if i != "wsproto" or _has("wsproto")]
+    impls = a.impl or [i for i in IMPLS if i != "wsproto" or importlib.util.find_spec("wsproto")]
     results = {impl: run(impl, a.frames) for impl in impls}
     if a.json:
         print(orjson.dumps(results).decode())
@@ -161,13 +157,6 @@ def main() -> None:
     print("server CPU, µs a frame (the pair: both) | " + " | ".join(impls))
     for row, *_ in ROWS:
         print(f"{row} | " + " | ".join(f"{results[i][row]:.1f}" for i in impls))
-
-
-def _has(module: str) -> bool:
-    with contextlib.suppress(ImportError):
-        __import__(module)
-        return True
-    return False
 
 
 if __name__ == "__main__":

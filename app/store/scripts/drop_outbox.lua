@@ -10,8 +10,8 @@ if redis.call("XLEN", KEYS[1]) > 0 then
 end
 local doc = redis.call("HGET", KEYS[2], "doc")
 if doc then
-  local ok, table = pcall(cjson.decode, doc)
-  if not ok or table["status"] ~= "closed" then  -- an unreadable document is kept, as an open one
+  local ok, decoded = pcall(cjson.decode, doc)
+  if not ok or decoded["status"] ~= "closed" then  -- an unreadable document is kept, as an open one
     return 0
   end
 end
